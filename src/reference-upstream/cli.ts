@@ -1,0 +1,58 @@
+// `npm run upstream -- [--port N] [--host H] [--dialect spec|posthog] [--public-base URL]
+//   [--latency MS] [--jitter MS] [--rate-limit PER_MINUTE]`: the reference upstream on its own.
+import { parseArgs } from 'node:util';
+import { DIALECTS, type Dialect } from './dialect.ts';
+import { startReferenceUpstream } from './server.ts';
+import { DEMO_KEYS } from './store.ts';
+
+function fail(message: string): never {
+  console.error(`upstream: ${message}`);
+  process.exit(2);
+}
+
+function numberFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0)
+    fail(`--${name} must be a non-negative number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '8010' },
+    host: { type: 'string', default: '127.0.0.1' },
+    dialect: { type: 'string', default: 'spec' },
+    'public-base': { type: 'string' },
+    latency: { type: 'string' },
+    jitter: { type: 'string' },
+    'rate-limit': { type: 'string' },
+  },
+});
+
+if (!DIALECTS.includes(values.dialect as Dialect)) fail(`--dialect must be one of ${DIALECTS.join(', ')}`);
+const publicBase = values['public-base'];
+if (publicBase !== undefined && !URL.canParse(publicBase)) fail('--public-base must be an absolute URL');
+
+const upstream = await startReferenceUpstream({
+  port: numberFlag('port', values.port),
+  host: values.host,
+  dialect: values.dialect as Dialect,
+  publicBase: publicBase?.replace(/\/$/, ''),
+  latencyMs: numberFlag('latency', values.latency),
+  jitterMs: numberFlag('jitter', values.jitter),
+  rateLimitPerMinute: numberFlag('rate-limit', values['rate-limit']) ?? null,
+});
+
+console.log(`reference upstream (${upstream.dialect} dialect) listening on ${upstream.url}`);
+console.log('demo keys (Authorization: Bearer <key>):');
+for (const key of DEMO_KEYS) {
+  const scopes = key.scopes === null ? 'unscoped legacy key' : key.scopes.join(', ');
+  console.log(`  ${key.value.padEnd(14)} ${scopes}; @current = project ${key.currentProjectId}`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void upstream.close().then(() => process.exit(0));
+  });
+}
