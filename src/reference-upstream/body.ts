@@ -60,7 +60,7 @@ async function parseForm(raw: Buffer, contentType: string): Promise<Record<strin
     form = await new Request('http://reference.invalid/', {
       method: 'POST',
       headers: { 'content-type': contentType },
-      body: raw,
+      body: new Uint8Array(raw),
     }).formData();
   } catch {
     throw new ApiError(

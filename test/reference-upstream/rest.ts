@@ -26,7 +26,7 @@ export async function rest(
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? 'phx_full' : options.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
-  let body: BodyInit | undefined;
+  let body: RequestInit['body'];
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);

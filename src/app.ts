@@ -1,0 +1,86 @@
+// createGateway(config, deps) → the yoga instance. No side effects and no listening: main.ts
+// serves it over HTTP, tests call it through a real server on port 0.
+import { createYoga, type Plugin } from 'graphql-yoga';
+import type { Config } from './config.ts';
+import { createContext, type GatewayContext } from './context.ts';
+import { maskError } from './errors.ts';
+import { CursorCodec } from './schema/cursors.ts';
+import { schema } from './schema/index.ts';
+import { UpstreamClient } from './upstream/client.ts';
+
+export interface GatewayDeps {
+  client: UpstreamClient;
+  /** Prefilled in GraphiQL's headers; only ever set for the embedded reference upstream. */
+  graphiqlDemoKey?: string | null;
+  plugins?: Plugin<GatewayContext>[];
+}
+
+export function createUpstreamClient(config: Config, origin: string): UpstreamClient {
+  return new UpstreamClient({ origin, ...config.upstream });
+}
+
+/** The combined view GraphiQL opens with: configs with their latest activity, the log, and what changed. */
+export const EXAMPLE_QUERY = `# One round trip: a project's destinations with their latest activity,
+# the project's activity log and its important changes. Send your key in the
+# Headers tab as {"Authorization": "Bearer <personal API key>"}.
+query CombinedView($projectId: String! = "@current") {
+  project(projectId: $projectId) {
+    id
+    name
+    destinationConfigs(first: 5) {
+      totalCount
+      edges {
+        node {
+          id
+          databaseId
+          name
+          enabled
+          order
+          deliveryRate24h
+          activity(first: 2) {
+            edges { node { activity createdAt user { email } } }
+          }
+        }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+    activityLog(first: 5) {
+      edges {
+        node { activity scope itemId createdAt user { firstName lastName } }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+    importantChanges {
+      lastRead
+      entries { activity scope itemId unread createdAt }
+    }
+  }
+}
+`;
+
+export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
+  const cursors = new CursorCodec(config.cursorSecret);
+  return createYoga<Record<string, unknown>, GatewayContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: false,
+    batching: false,
+    cors: config.corsOrigins ? { origin: config.corsOrigins, credentials: false } : false,
+    maskedErrors: { maskError },
+    graphiql: config.graphiql
+      ? {
+          title: 'Destinations GraphQL gateway',
+          defaultQuery: EXAMPLE_QUERY,
+          headers: deps.graphiqlDemoKey
+            ? JSON.stringify({ Authorization: `Bearer ${deps.graphiqlDemoKey}` })
+            : undefined,
+        }
+      : false,
+    context: ({ request }) =>
+      createContext({ client: deps.client, cursors, requestDeadlineMs: config.requestDeadlineMs }, request),
+    plugins: deps.plugins ?? [],
+  });
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

@@ -1,0 +1,40 @@
+// What a caller sees of an error. Expected failures are GraphQLErrors with a stable
+// `extensions.code` and pass through; a GraphQL error the library raised without a code (a
+// syntax or validation error, a variable of the wrong type) is the caller's input, so it gets
+// BAD_USER_INPUT; anything else is a bug, masked as INTERNAL_SERVER_ERROR with no detail.
+import { GraphQLError } from 'graphql';
+import { ERROR_CODES } from './upstream/errors.ts';
+
+const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
+
+export type UnexpectedErrorReporter = (error: unknown) => void;
+
+let reportUnexpected: UnexpectedErrorReporter = () => {};
+
+/** Where masked errors are reported (the logger); set once at start-up. */
+export function onUnexpectedError(reporter: UnexpectedErrorReporter): void {
+  reportUnexpected = reporter;
+}
+
+export function maskError(error: unknown): Error {
+  if (error instanceof GraphQLError) {
+    if (KNOWN_CODES.has(error.extensions.code)) return error;
+    if (error.originalError == null) {
+      // Raised by graphql-js or yoga about the request itself: the caller's input.
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+      });
+    }
+  }
+  reportUnexpected(error);
+  const located = error instanceof GraphQLError ? error : null;
+  return new GraphQLError('Unexpected error.', {
+    nodes: located?.nodes,
+    path: located?.path,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+}

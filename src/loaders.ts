@@ -1,0 +1,175 @@
+// One DataLoader per upstream resource, created for every GraphQL request and never shared:
+// what one caller's key fetched is never served to another. Loaders dedupe identical reads
+// within a request, and list answers prime the by-id loader so a config listed once is not
+// fetched again (fields a list answer does not carry are fetched through `retrieveConfig`).
+import DataLoader from 'dataloader';
+import type { CallerUpstream } from './upstream/client.ts';
+import { PATHS } from './upstream/paths.ts';
+import {
+  type ActivityEntryRecord,
+  type ConfigRecord,
+  type CursorPage,
+  normalizeConfig,
+  normalizeCursorPage,
+  normalizeEntry,
+  normalizeImportantChanges,
+  normalizeOffsetPage,
+  normalizeProject,
+  type OffsetPage,
+  type ProjectRecord,
+} from './upstream/types.ts';
+
+export interface ConfigKey {
+  projectId: string;
+  id: number;
+}
+
+export interface PageKey {
+  limit: number;
+  offset: number;
+}
+
+export interface ActivityFilters {
+  scope?: string | null;
+  itemId?: string | null;
+  userId?: number | null;
+}
+
+export interface ActivityPageKey {
+  projectId: string;
+  cursor: string | null;
+  filters: ActivityFilters;
+}
+
+export interface FrontendRecord {
+  contentType: string;
+  config: ConfigRecord | null;
+  source: string | null;
+}
+
+export interface ImportantChangesRecord {
+  entries: ActivityEntryRecord[];
+  lastRead: string | null;
+}
+
+const jsonKey = (key: unknown) => JSON.stringify(key);
+const configKey = (key: ConfigKey) => `${key.projectId}/${key.id}`;
+
+/** A batch function for an upstream with no batch endpoints: one request per key, all in parallel. */
+function eachKey<K, V>(load: (key: K) => Promise<V>) {
+  return (keys: readonly K[]) => Promise.all(keys.map((key) => load(key).catch((error: Error) => error)));
+}
+
+export function createLoaders(upstream: CallerUpstream) {
+  const get = async (path: string, query?: Record<string, string | number | undefined>) =>
+    (await upstream.request({ method: 'GET', path, query })).body;
+
+  /** Always a GET of the config itself: the one answer that carries every field. */
+  const retrieveConfig = new DataLoader<ConfigKey, ConfigRecord, string>(
+    eachKey(async (key) =>
+      normalizeConfig(await get(PATHS.config(key.projectId, key.id)), key.projectId, 'retrieve'),
+    ),
+    { cacheKeyFn: configKey },
+  );
+
+  /** A config from whatever this request already holds (a list, a write), else a retrieve. */
+  const config = new DataLoader<ConfigKey, ConfigRecord, string>(
+    eachKey((key) => retrieveConfig.load(key)),
+    {
+      cacheKeyFn: configKey,
+    },
+  );
+
+  const primeConfig = (record: ConfigRecord) =>
+    config.prime({ projectId: record.projectId, id: record.databaseId }, record);
+
+  /** After a write: the upstream's answer replaces whatever this request held. */
+  const replaceConfig = (record: ConfigRecord) => {
+    const key = { projectId: record.projectId, id: record.databaseId };
+    retrieveConfig.clear(key);
+    config.clear(key).prime(key, record);
+  };
+
+  const configPage = new DataLoader<PageKey & { projectId: string }, OffsetPage<ConfigRecord>, string>(
+    eachKey(async ({ projectId, limit, offset }) => {
+      const body = await get(PATHS.configs(projectId), { limit, offset });
+      const page = normalizeOffsetPage(body, (raw) => normalizeConfig(raw, projectId, 'list'));
+      for (const record of page.results) primeConfig(record);
+      return page;
+    }),
+    { cacheKeyFn: jsonKey },
+  );
+
+  const project = new DataLoader<string, ProjectRecord>(
+    eachKey(async (projectId) => normalizeProject(await get(PATHS.project(projectId)), projectId)),
+  );
+
+  const projectPage = new DataLoader<PageKey, OffsetPage<ProjectRecord>, string>(
+    eachKey(async ({ limit, offset }) => {
+      const page = normalizeOffsetPage(await get(PATHS.projects(), { limit, offset }), (raw) =>
+        normalizeProject(raw),
+      );
+      for (const record of page.results) project.prime(record.projectId, record);
+      return page;
+    }),
+    { cacheKeyFn: jsonKey },
+  );
+
+  const activityPage = new DataLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>(
+    eachKey(async ({ projectId, cursor, filters }) => {
+      const body = await get(PATHS.activityLog(projectId), {
+        cursor: cursor ?? undefined,
+        scope: filters.scope ?? undefined,
+        item_id: filters.itemId ?? undefined,
+        user: filters.userId ?? undefined,
+      });
+      return normalizeCursorPage(body, (raw) => normalizeEntry(raw, projectId));
+    }),
+    { cacheKeyFn: jsonKey },
+  );
+
+  const importantChanges = new DataLoader<
+    { projectId: string; unreadOnly: boolean },
+    ImportantChangesRecord,
+    string
+  >(
+    eachKey(async ({ projectId, unreadOnly }) =>
+      normalizeImportantChanges(
+        await get(PATHS.importantChanges(projectId), { unread: unreadOnly ? 'true' : undefined }),
+        projectId,
+      ),
+    ),
+    { cacheKeyFn: jsonKey },
+  );
+
+  const frontend = new DataLoader<ConfigKey, FrontendRecord, string>(
+    eachKey(async (key) => {
+      const answer = await upstream.request({
+        method: 'GET',
+        path: PATHS.configFrontend(key.projectId, key.id),
+      });
+      const isJsonObject = answer.body !== null && typeof answer.body === 'object';
+      return {
+        contentType: answer.contentType || 'application/octet-stream',
+        config: isJsonObject ? normalizeConfig(answer.body, key.projectId, 'frontend') : null,
+        source: typeof answer.body === 'string' ? answer.body : null,
+      };
+    }),
+    { cacheKeyFn: configKey },
+  );
+
+  return {
+    config,
+    retrieveConfig,
+    primeConfig,
+    replaceConfig,
+    configPage,
+    project,
+    projectPage,
+    activityPage,
+    importantChanges,
+    frontend,
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,268 @@
+// ActivityLogEntry, its connection over the upstream's cursor list, important changes, and the
+// bookmark mutation.
+import type { GatewayContext } from '../context.ts';
+import type { ActivityFilters } from '../loaders.ts';
+import { isNotFound } from '../upstream/errors.ts';
+import { PATHS, validateProjectId } from '../upstream/paths.ts';
+import { type ActivityEntryRecord, normalizeEntry } from '../upstream/types.ts';
+import { builder } from './builder.ts';
+import { type ConnectionArgs, cursorConnection } from './pagination.ts';
+import {
+  ActivityLogEntryRef,
+  ActivityUserRef,
+  DestinationConfigRef,
+  ImportantChangesRef,
+  isRecordOf,
+  ProjectRef,
+} from './refs.ts';
+
+/** The scope PostHog writes on entries about a destination config. */
+export const CONFIG_SCOPE = 'PluginConfig';
+
+builder.objectType(ActivityUserRef, {
+  description: 'The user who made a change (null on the entry for system changes).',
+  fields: (t) => ({
+    id: t.id({
+      description: 'The user’s UUID.',
+      resolve: (user) => user.uuid ?? String(user.id ?? ''),
+    }),
+    databaseId: t.int({
+      nullable: true,
+      description: 'The user’s integer id upstream.',
+      resolve: (u) => u.id,
+    }),
+    uuid: t.string({ nullable: true, description: 'The user’s UUID.', resolve: (u) => u.uuid }),
+    distinctId: t.string({
+      nullable: true,
+      description: 'The user’s distinct id.',
+      resolve: (u) => u.distinctId,
+    }),
+    firstName: t.string({ nullable: true, description: 'First name.', resolve: (u) => u.firstName }),
+    lastName: t.string({ nullable: true, description: 'Last name.', resolve: (u) => u.lastName }),
+    email: t.string({ nullable: true, description: 'E-mail address.', resolve: (u) => u.email }),
+    isEmailVerified: t.boolean({
+      nullable: true,
+      description: 'Whether the e-mail address is verified.',
+      resolve: (u) => u.isEmailVerified,
+    }),
+    hedgehogConfig: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'The user’s hedgehog settings, as the upstream sends them.',
+      resolve: (u) => u.hedgehogConfig,
+    }),
+  }),
+});
+
+builder.objectType(ActivityLogEntryRef, {
+  description: 'One entry of a project’s activity log: who did what to which item.',
+  isTypeOf: isRecordOf('ActivityLogEntry'),
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The entry’s upstream UUID.' }),
+    user: t.field({
+      type: ActivityUserRef,
+      nullable: true,
+      description: 'Who made the change; null for system changes.',
+      resolve: (e) => e.user,
+    }),
+    unread: t.exposeBoolean('unread', {
+      description:
+        'Whether the entry is newer than the caller’s bookmark (computed only by important changes).',
+    }),
+    organizationId: t.string({
+      nullable: true,
+      description: 'The organization’s UUID.',
+      resolve: (e) => e.organizationId,
+    }),
+    wasImpersonated: t.boolean({
+      nullable: true,
+      description: 'Whether staff made the change while impersonating the user.',
+      resolve: (e) => e.wasImpersonated,
+    }),
+    isSystem: t.boolean({
+      nullable: true,
+      description: 'Whether the system made the change.',
+      resolve: (e) => e.isSystem,
+    }),
+    activity: t.exposeString('activity', {
+      description: 'The action, e.g. created, updated, enabled, job_triggered.',
+    }),
+    itemId: t.string({
+      nullable: true,
+      description: 'The identifier of the affected item.',
+      resolve: (e) => e.itemId,
+    }),
+    scope: t.exposeString('scope', {
+      description: 'The kind of the affected item, e.g. PluginConfig, FeatureFlag.',
+    }),
+    detail: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'What changed, as the upstream describes it (name, changes, trigger…).',
+      resolve: (e) => e.detail,
+    }),
+    createdAt: t.field({ type: 'DateTime', description: 'When it happened.', resolve: (e) => e.createdAt }),
+    destinationConfig: t.field({
+      type: DestinationConfigRef,
+      nullable: true,
+      description:
+        'The config this entry is about, when scope is PluginConfig and the config can still be read.',
+      resolve: async (entry, _args, ctx) => {
+        if (entry.scope !== CONFIG_SCOPE || !entry.itemId || !/^[1-9]\d{0,9}$/.test(entry.itemId))
+          return null;
+        const id = Number(entry.itemId);
+        if (id > 2_147_483_647) return null;
+        try {
+          return await ctx.loaders.config.load({ projectId: entry.projectId, id });
+        } catch (error) {
+          if (isNotFound(error)) return null;
+          throw error;
+        }
+      },
+    }),
+  }),
+});
+
+export const ActivityLogConnection = builder.connectionObject(
+  {
+    type: ActivityLogEntryRef,
+    name: 'ActivityLogConnection',
+    description: 'Activity log entries, newest first, as a forward-only Relay connection.',
+  },
+  { name: 'ActivityLogEdge', description: 'An activity log entry and its cursor.' },
+);
+
+/** A project's activity log (or the part of it that matches `filters`) as a connection. */
+export function activityConnection(
+  ctx: GatewayContext,
+  projectId: string,
+  filters: ActivityFilters,
+  args: ConnectionArgs,
+) {
+  const listKey = JSON.stringify([
+    projectId,
+    filters.scope ?? null,
+    filters.itemId ?? null,
+    filters.userId ?? null,
+  ]);
+  return cursorConnection<ActivityEntryRecord>(
+    ctx,
+    'activity',
+    listKey,
+    args,
+    (entry) => entry.id,
+    (cursor) => ctx.loaders.activityPage.load({ projectId, cursor, filters }),
+  );
+}
+
+builder.objectType(ImportantChangesRef, {
+  description: 'Recent changes by others to what the caller cares about, and when they last read them.',
+  fields: (t) => ({
+    entries: t.field({
+      type: [ActivityLogEntryRef],
+      description: 'The changes, newest first.',
+      resolve: (c) => c.entries,
+    }),
+    lastRead: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'The caller’s bookmark: entries after it are unread.',
+      resolve: (c) => c.lastRead,
+    }),
+  }),
+});
+
+builder.objectFields(ProjectRef, (t) => ({
+  activityLog: t.connection(
+    {
+      type: ActivityLogEntryRef,
+      nullable: true,
+      description:
+        'The project’s activity log, newest first. Filters go to the upstream as scope, item_id and user. Pages forward only.',
+      args: {
+        scope: t.arg.string({ description: 'Only entries of this scope, e.g. PluginConfig.' }),
+        itemId: t.arg.string({ description: 'Only entries about this item id (exact).' }),
+        userId: t.arg.int({ description: 'Only entries by this user (integer id).' }),
+      },
+      resolve: (project, args, ctx) =>
+        activityConnection(
+          ctx,
+          project.projectId,
+          { scope: args.scope, itemId: args.itemId, userId: args.userId },
+          args,
+        ),
+    },
+    ActivityLogConnection,
+  ),
+  importantChanges: t.field({
+    type: ImportantChangesRef,
+    nullable: true,
+    description:
+      'Recent changes by others (GET …/activity_log/important_changes); unreadOnly passes unread=true.',
+    args: { unreadOnly: t.arg.boolean({ description: 'Only entries after the caller’s bookmark.' }) },
+    resolve: (project, args, ctx) =>
+      ctx.loaders.importantChanges.load({
+        projectId: project.projectId,
+        unreadOnly: args.unreadOnly ?? false,
+      }),
+  }),
+}));
+
+const BookmarkPayload = builder
+  .objectRef<{ clientMutationId: string | null; bookmark: string; entry: ActivityEntryRecord | null }>(
+    'BookmarkActivityNotificationPayload',
+  )
+  .implement({
+    description: 'The result of bookmarking the activity notifications.',
+    fields: (t) => ({
+      clientMutationId: t.string({
+        nullable: true,
+        description: 'Echoed from the input.',
+        resolve: (p) => p.clientMutationId,
+      }),
+      bookmark: t.field({
+        type: 'DateTime',
+        description: 'The date-time that was bookmarked.',
+        resolve: (p) => p.bookmark,
+      }),
+      entry: t.field({
+        type: ActivityLogEntryRef,
+        nullable: true,
+        description: 'Set when the upstream answers with an entry (as the interface document says).',
+        resolve: (p) => p.entry,
+      }),
+    }),
+  });
+
+const BookmarkInput = builder.inputType('BookmarkActivityNotificationInput', {
+  description: 'Marks the activity notifications up to a date-time as read.',
+  fields: (t) => ({
+    clientMutationId: t.string({ description: 'Echoed in the payload.' }),
+    projectId: t.string({ required: true, description: 'An integer project id, or "@current".' }),
+    bookmark: t.field({ type: 'DateTime', description: 'Defaults to now.' }),
+  }),
+});
+
+builder.mutationField('bookmarkActivityNotification', (t) =>
+  t.field({
+    type: BookmarkPayload,
+    nullable: true,
+    description: 'Bookmarks the activity notifications (POST …/activity_log/bookmark_activity_notification).',
+    args: { input: t.arg({ type: BookmarkInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      const projectId = validateProjectId(input.projectId);
+      const bookmark = input.bookmark ?? new Date().toISOString();
+      const answer = await ctx.upstream.request({
+        method: 'POST',
+        path: PATHS.bookmark(projectId),
+        json: { bookmark },
+      });
+      const isEntry = answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body);
+      return {
+        clientMutationId: input.clientMutationId ?? null,
+        bookmark,
+        entry: isEntry ? normalizeEntry(answer.body, projectId) : null,
+      };
+    },
+  }),
+);

@@ -1,0 +1,13 @@
+// The schema: each resource file adds its types and the fields that return them.
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import './scalars.ts';
+import './project.ts';
+import './activity-log.ts';
+import './destination-config.ts';
+import './node.ts';
+import { builder } from './builder.ts';
+
+export const schema = builder.toSchema();
+
+/** schema.graphql's text: sorted, so that the committed file changes only when the schema does. */
+export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -1,0 +1,69 @@
+// Project: the scope of every upstream path. `project(projectId:)` asks the upstream nothing
+// until a field needs it; `projects` lists what the caller's key can see.
+import { validateProjectId } from '../upstream/paths.ts';
+import type { ProjectRecord } from '../upstream/types.ts';
+import { builder } from './builder.ts';
+import { offsetConnection } from './pagination.ts';
+import { isRecordOf, ProjectRef } from './refs.ts';
+
+export const projectRecord = (projectId: string): ProjectRecord => ({ __typename: 'Project', projectId });
+
+builder.node(ProjectRef, {
+  description: 'A PostHog project: the scope of destination configs and of an activity log.',
+  id: { resolve: (project) => project.projectId },
+  isTypeOf: isRecordOf('Project'),
+  fields: (t) => ({
+    projectId: t.exposeString('projectId', {
+      description:
+        'The upstream project identifier: an integer id, or "@current" for the key owner’s current project.',
+    }),
+    name: t.string({
+      nullable: true,
+      description: 'The project’s name (GET /api/projects/:id/).',
+      resolve: async (project, _args, ctx) =>
+        project.name !== undefined
+          ? project.name
+          : ((await ctx.loaders.project.load(project.projectId)).name ?? null),
+    }),
+  }),
+});
+
+const ProjectConnection = builder.connectionObject(
+  {
+    type: ProjectRef,
+    name: 'ProjectConnection',
+    description: 'Projects the caller’s key can see, as a Relay connection.',
+    fields: (t) => ({
+      totalCount: t.int({
+        description: 'How many projects there are in all.',
+        resolve: (c) => c.totalCount ?? 0,
+      }),
+    }),
+  },
+  { name: 'ProjectEdge', description: 'A project and its cursor.' },
+);
+
+builder.queryFields((t) => ({
+  projects: t.connection(
+    {
+      type: ProjectRef,
+      nullable: true,
+      description: 'The projects the caller’s key can see (GET /api/projects/).',
+      resolve: (_root, args, ctx) =>
+        offsetConnection(ctx, 'projects', args, (limit, offset) =>
+          ctx.loaders.projectPage.load({ limit, offset }),
+        ),
+    },
+    ProjectConnection,
+  ),
+  project: t.field({
+    type: ProjectRef,
+    nullable: true,
+    description:
+      'A project by its upstream identifier (an integer or "@current"). Asks the upstream nothing until a field needs it; null with BAD_USER_INPUT for any other identifier.',
+    args: {
+      projectId: t.arg.string({ required: true, description: 'An integer project id, or "@current".' }),
+    },
+    resolve: (_root, args) => projectRecord(validateProjectId(args.projectId)),
+  }),
+}));

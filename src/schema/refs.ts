@@ -1,0 +1,20 @@
+// The object types' references, declared apart from their fields so that resource files can
+// point at each other without import cycles.
+import type { FrontendRecord, ImportantChangesRecord } from '../loaders.ts';
+import type {
+  ActivityEntryRecord,
+  ActivityUserRecord,
+  ConfigRecord,
+  ProjectRecord,
+} from '../upstream/types.ts';
+import { builder } from './builder.ts';
+
+export const ProjectRef = builder.objectRef<ProjectRecord>('Project');
+export const DestinationConfigRef = builder.objectRef<ConfigRecord>('DestinationConfig');
+export const DestinationFrontendRef = builder.objectRef<FrontendRecord>('DestinationFrontend');
+export const ActivityLogEntryRef = builder.objectRef<ActivityEntryRecord>('ActivityLogEntry');
+export const ActivityUserRef = builder.objectRef<ActivityUserRecord>('ActivityUser');
+export const ImportantChangesRef = builder.objectRef<ImportantChangesRecord>('ImportantChanges');
+
+export const isRecordOf = (typename: string) => (value: unknown) =>
+  (value as { __typename?: unknown } | null)?.__typename === typename;

@@ -1,0 +1,253 @@
+// The only code that speaks HTTP to the REST upstream. One keep-alive undici Pool per upstream
+// origin, bounded in connections (requests beyond them wait in its queue). Every request:
+// - carries the caller's Authorization header exactly as received, to the configured origin only;
+// - runs under the GraphQL request's deadline and abort signal (a client that goes away cancels
+//   its upstream work);
+// - always consumes the response body, so the socket goes back to the pool;
+// - is retried only when it is a GET: on connection errors and 502/503/504 with exponential
+//   backoff and jitter, and on 429 when Retry-After fits in what is left of the deadline.
+//   POST, PATCH and DELETE are sent exactly once.
+import type { GraphQLError } from 'graphql';
+import { Pool } from 'undici';
+import {
+  isRetryableTransportError,
+  malformedUpstreamBody,
+  missingAuthorization,
+  transportError,
+  upstreamStatusError,
+  upstreamTimeout,
+} from './errors.ts';
+
+export type UpstreamMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface UpstreamCall {
+  method: UpstreamMethod;
+  /** Built by PATHS from validated segments. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded (how the upstream accepts `config`). */
+  form?: Record<string, string>;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  contentType: string;
+  /** Parsed JSON for a JSON answer, the text for any other, null for an empty body. */
+  body: unknown;
+}
+
+export interface UpstreamClientOptions {
+  origin: string;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  retries: number;
+  maxConnections: number;
+}
+
+/** What one attempt did, for the operation log and the upstream-call budget. */
+export interface UpstreamAttempt {
+  method: UpstreamMethod;
+  path: string;
+  status: number | null;
+  durationMs: number;
+}
+
+export interface CallerOptions {
+  /** The caller's Authorization header as received; null when they sent none. */
+  authorization: string | null;
+  signal: AbortSignal;
+  /** Epoch ms after which no upstream work is started or awaited. */
+  deadline: number;
+  /** Called before each attempt; throwing stops the call (the upstream-call budget). */
+  beforeAttempt?: (call: UpstreamCall) => void;
+  onAttempt?: (attempt: UpstreamAttempt) => void;
+}
+
+/** An upstream client bound to one GraphQL request: its caller's key, deadline and signal. */
+export interface CallerUpstream {
+  request(call: UpstreamCall): Promise<UpstreamResponse>;
+}
+
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const BACKOFF_BASE_MS = 100;
+const BACKOFF_JITTER_MS = 100;
+const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+const USER_AGENT = 'destinations-graphql-gateway/0.1';
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+
+function retryAfterSeconds(value: string | string[] | undefined): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim());
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+function queryString(query: UpstreamCall['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+class AttemptFailure {
+  constructor(
+    readonly error: GraphQLError,
+    readonly retryable: boolean,
+    readonly waitMs: number | null = null,
+  ) {}
+}
+
+export class UpstreamClient {
+  private readonly pool: Pool;
+
+  constructor(private readonly options: UpstreamClientOptions) {
+    this.pool = new Pool(options.origin, {
+      connections: options.maxConnections,
+      connect: { timeout: options.connectTimeoutMs },
+      headersTimeout: options.headersTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  forCaller(caller: CallerOptions): CallerUpstream {
+    return { request: (call) => this.request(call, caller) };
+  }
+
+  async request(call: UpstreamCall, caller: CallerOptions): Promise<UpstreamResponse> {
+    if (!caller.authorization) throw missingAuthorization();
+    const attempts = call.method === 'GET' ? 1 + this.options.retries : 1;
+    let last: AttemptFailure | null = null;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (last) {
+        const backoff =
+          last.waitMs ?? BACKOFF_BASE_MS * 2 ** (attempt - 1) + Math.random() * BACKOFF_JITTER_MS;
+        if (Date.now() + backoff >= caller.deadline) break;
+        await sleep(backoff, caller.signal);
+      }
+      if (caller.signal.aborted) throw transportError(caller.signal.reason, false);
+      if (Date.now() >= caller.deadline) throw upstreamTimeout('the request deadline');
+      caller.beforeAttempt?.(call);
+      const outcome = await this.attempt(call, caller);
+      if (!(outcome instanceof AttemptFailure)) return outcome;
+      last = outcome;
+      if (!outcome.retryable) break;
+    }
+    throw last!.error;
+  }
+
+  private async attempt(
+    call: UpstreamCall,
+    caller: CallerOptions,
+  ): Promise<UpstreamResponse | AttemptFailure> {
+    const headers: Record<string, string> = {
+      authorization: caller.authorization!,
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+    };
+    let body: string | undefined;
+    if (call.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(call.form).toString();
+    } else if (call.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(call.json);
+    }
+    const remaining = caller.deadline - Date.now();
+    const signal = AbortSignal.any([caller.signal, AbortSignal.timeout(Math.max(1, remaining))]);
+    const started = performance.now();
+    let status: number | null = null;
+    try {
+      const response = await this.pool.request({
+        path: `${call.path}${queryString(call.query)}`,
+        method: call.method,
+        headers,
+        body,
+        signal,
+        headersTimeout: Math.min(this.options.headersTimeoutMs, Math.max(1, remaining)),
+        bodyTimeout: this.options.bodyTimeoutMs,
+      });
+      status = response.statusCode;
+      const text = await readText(response.body);
+      const contentType = String(response.headers['content-type'] ?? '');
+      if (status >= 400)
+        return this.statusFailure(call, status, text, response.headers['retry-after'], caller);
+      return { status, contentType, body: parseBody(text, contentType) };
+    } catch (error) {
+      if (error instanceof AttemptFailure) return error;
+      const deadlineHit = Date.now() >= caller.deadline - 1 && !caller.signal.aborted;
+      const retryable = call.method === 'GET' && status === null && isRetryableTransportError(error);
+      return new AttemptFailure(transportError(error, deadlineHit), retryable);
+    } finally {
+      caller.onAttempt?.({
+        method: call.method,
+        path: call.path,
+        status,
+        durationMs: performance.now() - started,
+      });
+    }
+  }
+
+  private statusFailure(
+    call: UpstreamCall,
+    status: number,
+    text: string,
+    retryAfterHeader: string | string[] | undefined,
+    caller: CallerOptions,
+  ): AttemptFailure {
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    const retryAfter = retryAfterSeconds(retryAfterHeader);
+    const error = upstreamStatusError(status, parsed, retryAfter);
+    if (call.method !== 'GET') return new AttemptFailure(error, false);
+    if (status === 429) {
+      // Wait out the rate limit only when the wait fits in the request's deadline.
+      const fits = retryAfter !== null && Date.now() + retryAfter * 1000 < caller.deadline;
+      return new AttemptFailure(error, fits, fits ? retryAfter! * 1000 : null);
+    }
+    return new AttemptFailure(error, RETRYABLE_STATUSES.has(status));
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+async function readText(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_RESPONSE_BYTES) throw malformedUpstreamBody();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseBody(text: string, contentType: string): unknown {
+  if (text.length === 0) return null;
+  if (!/\bjson\b/i.test(contentType)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AttemptFailure(malformedUpstreamBody(), false);
+  }
+}

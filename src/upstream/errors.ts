@@ -1,0 +1,133 @@
+// Where an upstream answer or a transport failure becomes a GraphQL error with a stable
+// `extensions.code` (the table in ../shared/upstream-notes.md). Nothing from the caller's
+// request (their key, the upstream URL, headers) and nothing of an upstream body beyond its
+// `detail`, `code` and `attr` ever reaches an error.
+import { GraphQLError } from 'graphql';
+
+export const ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'BAD_USER_INPUT',
+  'RATE_LIMITED',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_ERROR',
+  'QUERY_TOO_COMPLEX',
+  'INTERNAL_SERVER_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function codedError(
+  code: ErrorCode,
+  message: string,
+  extensions: Record<string, unknown> = {},
+): GraphQLError {
+  return new GraphQLError(message, { extensions: { ...extensions, code } });
+}
+
+export const badUserInput = (message: string, extensions: Record<string, unknown> = {}) =>
+  codedError('BAD_USER_INPUT', message, extensions);
+
+export const missingAuthorization = () =>
+  codedError('UNAUTHENTICATED', 'Send your PostHog personal API key as "Authorization: Bearer <key>".');
+
+/** The parts of an upstream error body the gateway may repeat. */
+interface UpstreamErrorBody {
+  code?: unknown;
+  detail?: unknown;
+  attr?: unknown;
+}
+
+const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'The upstream rejected the input.',
+  401: 'The upstream did not accept the API key.',
+  403: 'The API key may not do this.',
+  404: 'Not found.',
+  405: 'The upstream does not allow this operation.',
+  422: 'The upstream rejected the input.',
+  429: 'The upstream is rate limiting this key.',
+};
+
+function textOrNull(value: unknown, maxLength = 500): string | null {
+  return typeof value === 'string' && value.length > 0 ? value.slice(0, maxLength) : null;
+}
+
+/** Maps an upstream answer whose status is not 2xx. */
+export function upstreamStatusError(
+  status: number,
+  body: unknown,
+  retryAfterSeconds: number | null,
+): GraphQLError {
+  const parsed = (body && typeof body === 'object' ? body : {}) as UpstreamErrorBody;
+  const upstreamCode = textOrNull(parsed.code, 100);
+  const detail = textOrNull(parsed.detail);
+  const upstream = { status, code: upstreamCode };
+  const message = detail ?? DEFAULT_MESSAGES[status] ?? `The upstream answered ${status}.`;
+  if (status === 401) return codedError('UNAUTHENTICATED', message, { upstream });
+  if (status === 403) {
+    const scope = detail ? /required scope '([^']+)'/.exec(detail)?.[1] : undefined;
+    return codedError('FORBIDDEN', message, scope ? { upstream, requiredScope: scope } : { upstream });
+  }
+  if (status === 404) return codedError('NOT_FOUND', message, { upstream });
+  if (status === 400 || status === 405 || status === 422) {
+    return codedError('BAD_USER_INPUT', message, { upstream, field: textOrNull(parsed.attr, 100) });
+  }
+  if (status === 429) return codedError('RATE_LIMITED', message, { upstream, retryAfter: retryAfterSeconds });
+  if (status >= 500) {
+    return codedError('UPSTREAM_ERROR', detail ?? 'The upstream failed to answer this request.', {
+      upstream,
+    });
+  }
+  return codedError('UPSTREAM_ERROR', `The upstream answered with an unexpected status ${status}.`, {
+    upstream,
+  });
+}
+
+export const upstreamTimeout = (what: string) =>
+  codedError('UPSTREAM_TIMEOUT', `The upstream did not answer in time (${what}).`);
+
+export const upstreamUnavailable = (why: string) =>
+  codedError('UPSTREAM_UNAVAILABLE', `The upstream is unavailable: ${why}.`);
+
+export const malformedUpstreamBody = () =>
+  codedError('UPSTREAM_UNAVAILABLE', 'The upstream answered with a body that is not the JSON it should be.');
+
+const TIMEOUT_CODES: Record<string, string> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  UND_ERR_HEADERS_TIMEOUT: 'headers',
+  UND_ERR_BODY_TIMEOUT: 'body',
+};
+
+/** Maps an undici (or abort) error; `deadlineHit` says the request's own deadline expired. */
+export function transportError(error: unknown, deadlineHit: boolean): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  if (deadlineHit) return upstreamTimeout('the request deadline');
+  const code = (error as { code?: string } | null)?.code ?? '';
+  if (TIMEOUT_CODES[code]) return upstreamTimeout(TIMEOUT_CODES[code]);
+  if (code === 'ECONNREFUSED') return upstreamUnavailable('connection refused');
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return upstreamUnavailable('connection reset');
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return upstreamUnavailable('host not found');
+  if ((error as Error | null)?.name === 'AbortError' || code === 'UND_ERR_ABORTED') {
+    return upstreamUnavailable('the request was cancelled');
+  }
+  return upstreamUnavailable('transport error');
+}
+
+/** Retryable for a GET: the failure happened before the upstream could act on it, or it says try again. */
+export function isRetryableTransportError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  return [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'UND_ERR_SOCKET',
+    'EPIPE',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'EAI_AGAIN',
+  ].includes(code);
+}
+
+export const isNotFound = (error: unknown) =>
+  error instanceof GraphQLError && error.extensions.code === 'NOT_FOUND';
