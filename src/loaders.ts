@@ -72,33 +72,73 @@ export function createLoaders(upstream: CallerUpstream) {
     { cacheKeyFn: configKey },
   );
 
-  /** A config from whatever this request already holds (a list, a write), else a retrieve. */
-  const config = new DataLoader<ConfigKey, ConfigRecord, string>(
-    eachKey((key) => retrieveConfig.load(key)),
-    {
-      cacheKeyFn: configKey,
-    },
-  );
+  /** Configs this request has seen in list answers, by configKey. */
+  const listed = new Map<string, ConfigRecord>();
+  /** List pages in flight, per project: a by-id read waits for them before retrieving. */
+  const pendingLists = new Map<string, Set<Promise<unknown>>>();
 
-  const primeConfig = (record: ConfigRecord) =>
-    config.prime({ projectId: record.projectId, id: record.databaseId }, record);
+  /**
+   * A config from whatever this request already holds (a list answer, a write), else a
+   * retrieve. GraphQL resolves sibling fields concurrently, so a config and a list holding it
+   * are often asked for in the same tick: the batch waits for that project's in-flight lists.
+   */
+  const config = new DataLoader<ConfigKey, ConfigRecord, string>(
+    async (keys) => {
+      const projects = new Set(keys.map((k) => k.projectId));
+      await Promise.allSettled([...projects].flatMap((p) => [...(pendingLists.get(p) ?? [])]));
+      return Promise.all(
+        keys.map(
+          (key) => listed.get(configKey(key)) ?? retrieveConfig.load(key).catch((error: Error) => error),
+        ),
+      );
+    },
+    { cacheKeyFn: configKey },
+  );
 
   /** After a write: the upstream's answer replaces whatever this request held. */
   const replaceConfig = (record: ConfigRecord) => {
     const key = { projectId: record.projectId, id: record.databaseId };
+    forgetConfig(key);
+    config.prime(key, record);
+  };
+
+  /** After a delete, or before a re-read: nothing this request held about the config stands. */
+  const forgetConfig = (key: ConfigKey) => {
+    listed.delete(configKey(key));
     retrieveConfig.clear(key);
-    config.clear(key).prime(key, record);
+    config.clear(key);
   };
 
   const configPage = new DataLoader<PageKey & { projectId: string }, OffsetPage<ConfigRecord>, string>(
     eachKey(async ({ projectId, limit, offset }) => {
       const body = await get(PATHS.configs(projectId), { limit, offset });
       const page = normalizeOffsetPage(body, (raw) => normalizeConfig(raw, projectId, 'list'));
-      for (const record of page.results) primeConfig(record);
+      for (const record of page.results) {
+        const key = configKey({ projectId, id: record.databaseId });
+        if (!listed.has(key)) listed.set(key, record);
+      }
       return page;
     }),
     { cacheKeyFn: jsonKey },
   );
+
+  /** A page of a project's configs; registered as in flight until it settles. */
+  const listConfigs = (key: PageKey & { projectId: string }) => {
+    const promise = configPage.load(key);
+    const pending = pendingLists.get(key.projectId) ?? new Set();
+    pendingLists.set(key.projectId, pending.add(promise));
+    const settle = () => pending.delete(promise);
+    promise.then(settle, settle);
+    return promise;
+  };
+
+  /** Settles when no list page of the project is in flight. */
+  const listsSettled = async (projectId: string) => {
+    await Promise.allSettled([...(pendingLists.get(projectId) ?? [])]);
+  };
+
+  /** Whether a list answer of this request held the config. */
+  const isListed = (key: ConfigKey) => listed.has(configKey(key));
 
   const project = new DataLoader<string, ProjectRecord>(
     eachKey(async (projectId) => normalizeProject(await get(PATHS.project(projectId)), projectId)),
@@ -161,9 +201,11 @@ export function createLoaders(upstream: CallerUpstream) {
   return {
     config,
     retrieveConfig,
-    primeConfig,
     replaceConfig,
-    configPage,
+    forgetConfig,
+    listConfigs,
+    listsSettled,
+    isListed,
     project,
     projectPage,
     activityPage,

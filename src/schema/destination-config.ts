@@ -164,7 +164,7 @@ builder.objectFields(ProjectRef, (t) => ({
         'The project’s destination configs in the upstream’s order (first/after and last/before over its limit/offset list).',
       resolve: (project, args, ctx) =>
         offsetConnection(ctx, `configs:${project.projectId}`, args, (limit, offset) =>
-          ctx.loaders.configPage.load({ projectId: project.projectId, limit, offset }),
+          ctx.loaders.listConfigs({ projectId: project.projectId, limit, offset }),
         ),
     },
     DestinationConfigConnection,
@@ -377,8 +377,7 @@ async function writeConfig(
 
 /** Reads the config again, bypassing what this request held: for writes that answer no body. */
 async function rereadConfig(ctx: GatewayContext, key: ConfigKey): Promise<ConfigRecord> {
-  ctx.loaders.retrieveConfig.clear(key);
-  ctx.loaders.config.clear(key);
+  ctx.loaders.forgetConfig(key);
   return ctx.loaders.config.load(key);
 }
 
@@ -426,9 +425,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       await ctx.upstream.request({ method: 'DELETE', path: PATHS.config(projectId, databaseId) });
-      const key = { projectId, id: databaseId };
-      ctx.loaders.config.clear(key);
-      ctx.loaders.retrieveConfig.clear(key);
+      ctx.loaders.forgetConfig({ projectId, id: databaseId });
       return {
         clientMutationId: input.clientMutationId ?? null,
         deletedId: configGlobalId(projectId, databaseId),

@@ -53,13 +53,17 @@ function selects(
  * still missing. What the pages do not hold (e.g. deleted configs) is then retrieved alone.
  */
 async function prefetchFromLists(ctx: GatewayContext, projectId: string, ids: Set<number>): Promise<void> {
-  const first = await ctx.loaders.configPage.load({ projectId, limit: LIST_PAGE_SIZE, offset: 0 });
-  const missing = [...ids].filter((id) => !first.results.some((c) => c.databaseId === id));
+  // Lists this request already holds or is reading count first.
+  await ctx.loaders.listsSettled(projectId);
+  const unknown = [...ids].filter((id) => !ctx.loaders.isListed({ projectId, id }));
+  if (unknown.length < LIST_PREFETCH_MIN_IDS) return;
+  const first = await ctx.loaders.listConfigs({ projectId, limit: LIST_PAGE_SIZE, offset: 0 });
+  const missing = unknown.filter((id) => !first.results.some((c) => c.databaseId === id));
   const pagesLeft = Math.max(0, Math.ceil((first.count - LIST_PAGE_SIZE) / LIST_PAGE_SIZE));
   if (missing.length === 0 || pagesLeft >= missing.length) return;
   await Promise.all(
     Array.from({ length: pagesLeft }, (_, i) =>
-      ctx.loaders.configPage.load({ projectId, limit: LIST_PAGE_SIZE, offset: (i + 1) * LIST_PAGE_SIZE }),
+      ctx.loaders.listConfigs({ projectId, limit: LIST_PAGE_SIZE, offset: (i + 1) * LIST_PAGE_SIZE }),
     ),
   );
 }

@@ -1,0 +1,138 @@
+// Upstream request counts where loading behaviour matters, read from the reference upstream's
+// request log; and which key each upstream request carried.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../src/reference-upstream/server.ts';
+import { configId, type Harness, startHarness } from '../harness.ts';
+
+const RETRIEVE = /\/pipeline_destination_configs\/\d+\/$/;
+const retrieves = (calls: RequestLogEntry[]) =>
+  calls.filter((c) => c.method === 'GET' && RETRIEVE.test(c.path));
+
+describe('per-request loading', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dialect: 'posthog' });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    h.reset();
+    h.upstream.faults.latency = { latencyMs: 0, jitterMs: 0 };
+  });
+
+  it('reads a config asked for twice in one query once', async () => {
+    const { body } = await h.gql(`{
+      a: project(projectId: "1") { destinationConfig(databaseId: 5) { name } }
+      b: project(projectId: "1") { destinationConfig(databaseId: 5) { order pluginInfo } }
+      c: node(id: "${configId('1', 5)}") { id }
+    }`);
+    expect(body.errors).toBeUndefined();
+    expect(h.upstreamCalls()).toHaveLength(1);
+  });
+
+  it('answers node of listed configs from the list, with no extra call', async () => {
+    const listing = await fetch(
+      `${h.upstream.url}/api/projects/1/pipeline_destination_configs/?limit=10&offset=0`,
+      {
+        headers: { authorization: 'Bearer phx_full' },
+      },
+    );
+    const firstTen = ((await listing.json()) as { results: { id: number }[] }).results.map((c) => c.id);
+    h.upstream.clearRequests();
+    const { body } = await h.gql(
+      `query($ids: [ID!]!) {
+        project(projectId: "1") { destinationConfigs(first: 10) { edges { node { databaseId } } } }
+        nodes(ids: $ids) { ... on DestinationConfig { databaseId name enabled deliveryRate24h } }
+      }`,
+      { ids: firstTen.map((id) => configId('1', id)) },
+    );
+    expect(body.errors).toBeUndefined();
+    expect(body.data.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual(firstTen);
+    expect(h.upstreamCalls()).toHaveLength(1);
+  });
+
+  it('reads 30 activity entries about 3 configs with at most 3 retrieves, and none for listed ones', async () => {
+    const store = h.upstream.store;
+    for (let n = 0; n < 30; n++) {
+      const id = [11, 12, 13][n % 3]!;
+      store.pushActivity({
+        projectId: 1,
+        userId: 1,
+        is_system: false,
+        activity: 'updated',
+        scope: 'PluginConfig',
+        item_id: String(id),
+        detail: { id, changes: null },
+        createdAtMicros: store.nowMicros(),
+      });
+    }
+    const query = `{ project(projectId: "1") { activityLog(first: 30) { edges { node { itemId destinationConfig { databaseId name } } } } } }`;
+    const { body } = await h.gql(query);
+    expect(body.errors).toBeUndefined();
+    for (const { node } of body.data.project.activityLog.edges)
+      expect(node.destinationConfig.databaseId).toBe(Number(node.itemId));
+    expect(retrieves(h.upstreamCalls())).toHaveLength(3);
+
+    h.upstream.clearRequests();
+    const listing = await fetch(
+      `${h.upstream.url}/api/projects/1/pipeline_destination_configs/?limit=100&offset=0`,
+      {
+        headers: { authorization: 'Bearer phx_full' },
+      },
+    );
+    const listedIds = ((await listing.json()) as { results: { id: number }[] }).results.map((c) => c.id);
+    expect(listedIds).toEqual(expect.arrayContaining([11, 12, 13]));
+    h.upstream.clearRequests();
+    const both = await h.gql(`{
+      project(projectId: "1") {
+        destinationConfigs(first: 100) { totalCount }
+        activityLog(first: 30) { edges { node { destinationConfig { name } } } }
+      }
+    }`);
+    expect(both.body.errors).toBeUndefined();
+    expect(retrieves(h.upstreamCalls())).toHaveLength(0);
+  });
+
+  it('serves the combined view over two projects with one call per resource, all in flight together', async () => {
+    h.upstream.faults.latency = { latencyMs: 40, jitterMs: 0 };
+    const view = (projectId: string) => `project(projectId: "${projectId}") {
+      name
+      destinationConfigs(first: 5) { totalCount edges { node { name enabled deliveryRate24h } } }
+      activityLog(first: 5) { edges { node { activity user { email } } } }
+      importantChanges { lastRead entries { activity } }
+    }`;
+    const { body } = await h.gql(`{ one: ${view('1')} two: ${view('2')} }`, {}, 'phx_legacy');
+    expect(body.errors).toBeUndefined();
+    const calls = h.upstreamCalls();
+    const resources = calls.map((c) => `${c.path}?${c.query}`);
+    expect(calls).toHaveLength(8);
+    expect(new Set(resources).size).toBe(8);
+    // Every request arrived before the first one was answered: they were all in flight at once.
+    const lastStart = Math.max(...calls.map((c) => c.start));
+    const firstEnd = Math.min(...calls.map((c) => c.end));
+    expect(lastStart).toBeLessThan(firstEnd);
+  });
+
+  it('keeps two callers apart: each gets what its key may see, and the upstream receives each one’s key', async () => {
+    const query =
+      '{ projects { edges { node { projectId } } } project(projectId: "@current") { destinationConfigs(first: 1) { totalCount } } }';
+    const [full, other] = await Promise.all([h.gql(query, {}, 'phx_full'), h.gql(query, {}, 'phx_other')]);
+    expect(full.body.data).toEqual({
+      projects: { edges: [{ node: { projectId: '1' } }, { node: { projectId: '2' } }] },
+      project: { destinationConfigs: { totalCount: 150 } },
+    });
+    expect(other.body.data).toEqual({
+      projects: { edges: [{ node: { projectId: '3' } }] },
+      project: { destinationConfigs: { totalCount: 4 } },
+    });
+    const keys = h.upstreamCalls().map((c) => c.authorization);
+    expect(keys.filter((k) => k === 'Bearer phx_full')).toHaveLength(2);
+    expect(keys.filter((k) => k === 'Bearer phx_other')).toHaveLength(2);
+  });
+
+  it('forwards the Authorization header exactly as the caller sent it', async () => {
+    await h.post(JSON.stringify({ query: '{ project(projectId: "1") { name } }' }), {
+      authorization: 'bearer   phx_full',
+    });
+    expect(h.upstreamCalls()[0]!.authorization).toBe('bearer   phx_full');
+  });
+});

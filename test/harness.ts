@@ -1,0 +1,91 @@
+// The reference upstream on port 0 and the gateway in front of it, on a real HTTP server on
+// port 0. gql() posts a GraphQL request with a caller's key; upstreamCalls() reads the
+// reference upstream's request log.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGateway, createUpstreamClient } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Dialect } from '../src/reference-upstream/dialect.ts';
+import {
+  type ReferenceUpstream,
+  type ReferenceUpstreamOptions,
+  type RequestLogEntry,
+  startReferenceUpstream,
+} from '../src/reference-upstream/server.ts';
+
+export interface GqlAnswer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are inspected field by field.
+  body: any;
+}
+
+export interface Harness {
+  upstream: ReferenceUpstream;
+  url: string;
+  gql(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<GqlAnswer>;
+  post(body: string, headers?: Record<string, string>): Promise<GqlAnswer>;
+  /** /api requests the upstream received since the last reset, optionally filtered. */
+  upstreamCalls(filter?: Partial<Pick<RequestLogEntry, 'method' | 'path'>>): RequestLogEntry[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  dialect?: Dialect;
+  upstream?: Omit<ReferenceUpstreamOptions, 'dialect'>;
+  /** Gateway settings, as environment variables. */
+  env?: Record<string, string>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const upstream = await startReferenceUpstream({ dialect: options.dialect ?? 'spec', ...options.upstream });
+  const config = loadConfig({ UPSTREAM_URL: upstream.url, ...options.env });
+  const client = createUpstreamClient(config, upstream.url);
+  const gateway = createGateway(config, { client });
+  const server: Server = createServer(gateway);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+
+  async function post(body: string, headers: Record<string, string> = {}): Promise<GqlAnswer> {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body,
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON: the test sees the text.
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  return {
+    upstream,
+    url,
+    post,
+    gql: (query, variables = {}, key = 'phx_full') =>
+      post(JSON.stringify({ query, variables }), key === null ? {} : { authorization: `Bearer ${key}` }),
+    upstreamCalls: (filter = {}) =>
+      upstream.requests.filter(
+        (r) => (!filter.method || r.method === filter.method) && (!filter.path || r.path === filter.path),
+      ),
+    reset: () => upstream.reset(),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await client.close();
+      await upstream.close();
+    },
+  };
+}
+
+/** The global id of a config, as the gateway writes it (for tests that forge or compare ids). */
+export const configId = (projectId: string, id: number) =>
+  Buffer.from(`DestinationConfig:${projectId}:${id}`).toString('base64');
+export const projectGlobalId = (projectId: string) => Buffer.from(`Project:${projectId}`).toString('base64');
+
+export const DIALECTS: Dialect[] = ['spec', 'posthog'];
