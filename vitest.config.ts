@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: {
     // graphql 16 ships CJS and ESM builds without an exports map: Node gives Pothos and yoga the
     // CJS one, so the tests must load that one too, or graphql sees two realms.
-    alias: { graphql: require.resolve('graphql') },
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
     include: ['test/**/*.test.ts'],

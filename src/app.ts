@@ -1,9 +1,13 @@
 // createGateway(config, deps) → the yoga instance. No side effects and no listening: main.ts
 // serves it over HTTP, tests call it through a real server on port 0.
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { createYoga } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
-import { maskError } from './errors.ts';
+import { maskError, onUnexpectedError, useStableErrorCodes } from './errors.ts';
+import { useLimits } from './limits/index.ts';
+import { createLogger, useOperationLog } from './operation-log.ts';
 import { CursorCodec } from './schema/cursors.ts';
 import { schema } from './schema/index.ts';
 import { UpstreamClient } from './upstream/client.ts';
@@ -12,7 +16,8 @@ export interface GatewayDeps {
   client: UpstreamClient;
   /** Prefilled in GraphiQL's headers; only ever set for the embedded reference upstream. */
   graphiqlDemoKey?: string | null;
-  plugins?: Plugin<GatewayContext>[];
+  /** Where the operation log goes; pino on stdout at config.logLevel when not given. */
+  logger?: Logger;
 }
 
 export function createUpstreamClient(config: Config, origin: string): UpstreamClient {
@@ -60,6 +65,14 @@ query CombinedView($projectId: String! = "@current") {
 
 export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const cursors = new CursorCodec(config.cursorSecret);
+  const logger = deps.logger ?? createLogger(config.logLevel);
+  // A masked error's detail goes to the log only: its message and stack, never the request.
+  onUnexpectedError((error) =>
+    logger.error(
+      { error: { message: (error as Error)?.message, stack: (error as Error)?.stack } },
+      'unexpected error',
+    ),
+  );
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -78,8 +91,23 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
         }
       : false,
     context: ({ request }) =>
-      createContext({ client: deps.client, cursors, requestDeadlineMs: config.requestDeadlineMs }, request),
-    plugins: deps.plugins ?? [],
+      createContext(
+        {
+          client: deps.client,
+          cursors,
+          requestDeadlineMs: config.requestDeadlineMs,
+          maxUpstreamCalls: config.limits.upstreamCalls,
+        },
+        request,
+      ),
+    plugins: [
+      useLimits(config.limits),
+      // Requests a browser could send cross-site without a preflight must carry this header
+      // (GraphiQL and JSON POSTs already are not "simple" requests).
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
+      useOperationLog(logger),
+      useStableErrorCodes(),
+    ],
   });
 }
 

@@ -3,6 +3,7 @@
 // syntax or validation error, a variable of the wrong type) is the caller's input, so it gets
 // BAD_USER_INPUT; anything else is a bug, masked as INTERNAL_SERVER_ERROR with no detail.
 import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { ERROR_CODES } from './upstream/errors.ts';
 
 const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
@@ -37,4 +38,40 @@ export function maskError(error: unknown): Error {
     path: located?.path,
     extensions: { code: 'INTERNAL_SERVER_ERROR' },
   });
+}
+
+/** graphql-js and yoga's own codes for a request they refused; to callers, that is bad input. */
+const REQUEST_ERROR_CODES = new Set(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'BAD_REQUEST']);
+
+function withStableCode(error: GraphQLError): GraphQLError {
+  const code = error.extensions?.code;
+  if (KNOWN_CODES.has(code)) return error;
+  if (code !== undefined && !REQUEST_ERROR_CODES.has(code as string)) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+  });
+}
+
+/**
+ * Parse and validation errors skip maskError (yoga returns them before execution): this gives
+ * them the contract's BAD_USER_INPUT too, so every error a caller sees has a code of the list.
+ */
+export function useStableErrorCodes(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      const fix = (r: unknown) => {
+        const errors = (r as { errors?: readonly GraphQLError[] } | null)?.errors;
+        if (!errors?.length || !errors.every((e) => e instanceof GraphQLError)) return r;
+        return { ...(r as object), errors: errors.map(withStableCode) };
+      };
+      if (Array.isArray(result)) setResult(result.map(fix) as typeof result);
+      else if (result && typeof result === 'object' && 'errors' in result)
+        setResult(fix(result) as typeof result);
+    },
+  };
 }

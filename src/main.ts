@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { createGateway, createUpstreamClient } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './operation-log.ts';
 import { startReferenceUpstream } from './reference-upstream/server.ts';
 
 // PostHog refuses its custom actions (important changes among them) to every scoped key, so
@@ -18,6 +19,15 @@ try {
   process.exit(1);
 }
 
+const logger = createLogger(config.logLevel);
+// Nothing a request does may take the process down; a stray rejection is logged, not fatal.
+process.on('unhandledRejection', (reason) =>
+  logger.error(
+    { error: { message: (reason as Error)?.message, stack: (reason as Error)?.stack } },
+    'unhandled rejection',
+  ),
+);
+
 const reference = config.upstreamUrl
   ? null
   : await startReferenceUpstream({ dialect: config.referenceDialect, port: config.referencePort });
@@ -25,6 +35,7 @@ const upstreamOrigin = config.upstreamUrl ?? reference!.url;
 const client = createUpstreamClient(config, upstreamOrigin);
 const gateway = createGateway(config, {
   client,
+  logger,
   graphiqlDemoKey: reference ? demoKeyFor(config.referenceDialect) : null,
 });
 const server = createServer(gateway);
@@ -35,15 +46,24 @@ server.listen(config.port, config.host, () => {
   const where = reference
     ? `the embedded reference upstream (${config.referenceDialect} dialect) at ${upstreamOrigin}; demo key ${demoKeyFor(config.referenceDialect)}`
     : upstreamOrigin;
+  logger.info({ port, upstream: reference ? 'embedded reference' : upstreamOrigin }, 'listening');
   console.log(`gateway: GraphQL and GraphiQL at http://localhost:${port}/graphql, in front of ${where}`);
 });
 
-async function shutdown(signal: string) {
-  console.log(`gateway: ${signal}, closing`);
-  server.close();
+/**
+ * Stop accepting, let in-flight requests finish within SHUTDOWN_GRACE_MS (then cut them), and
+ * close the upstream pool and the embedded upstream.
+ */
+async function shutdown(signal: string): Promise<void> {
+  logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+  await closed;
+  clearTimeout(cut);
   await client.close();
   await reference?.close();
+  logger.info('stopped');
   process.exit(0);
 }
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));

@@ -3,8 +3,10 @@
 // reference upstream's request log.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { createGateway, createUpstreamClient } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/operation-log.ts';
 import type { Dialect } from '../src/reference-upstream/dialect.ts';
 import {
   type ReferenceUpstream,
@@ -23,6 +25,8 @@ export interface GqlAnswer {
 export interface Harness {
   upstream: ReferenceUpstream;
   url: string;
+  /** Every line the gateway logged, as written. */
+  logs: string[];
   gql(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<GqlAnswer>;
   post(body: string, headers?: Record<string, string>): Promise<GqlAnswer>;
   /** /api requests the upstream received since the last reset, optionally filtered. */
@@ -42,7 +46,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const upstream = await startReferenceUpstream({ dialect: options.dialect ?? 'spec', ...options.upstream });
   const config = loadConfig({ UPSTREAM_URL: upstream.url, ...options.env });
   const client = createUpstreamClient(config, upstream.url);
-  const gateway = createGateway(config, { client });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const gateway = createGateway(config, { client, logger: createLogger('info', sink) });
   const server: Server = createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
@@ -66,6 +77,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return {
     upstream,
     url,
+    logs,
     post,
     gql: (query, variables = {}, key = 'phx_full') =>
       post(JSON.stringify({ query, variables }), key === null ? {} : { authorization: `Bearer ${key}` }),

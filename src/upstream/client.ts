@@ -60,8 +60,8 @@ export interface CallerOptions {
   signal: AbortSignal;
   /** Epoch ms after which no upstream work is started or awaited. */
   deadline: number;
-  /** Called before each attempt; throwing stops the call (the upstream-call budget). */
-  beforeAttempt?: (call: UpstreamCall) => void;
+  /** Called once before each call (not each retry); throwing refuses it (the upstream-call budget). */
+  beforeCall?: (call: UpstreamCall) => void;
   onAttempt?: (attempt: UpstreamAttempt) => void;
 }
 
@@ -130,6 +130,7 @@ export class UpstreamClient {
 
   async request(call: UpstreamCall, caller: CallerOptions): Promise<UpstreamResponse> {
     if (!caller.authorization) throw missingAuthorization();
+    caller.beforeCall?.(call);
     const attempts = call.method === 'GET' ? 1 + this.options.retries : 1;
     let last: AttemptFailure | null = null;
     for (let attempt = 0; attempt < attempts; attempt++) {
@@ -141,7 +142,6 @@ export class UpstreamClient {
       }
       if (caller.signal.aborted) throw transportError(caller.signal.reason, false);
       if (Date.now() >= caller.deadline) throw upstreamTimeout('the request deadline');
-      caller.beforeAttempt?.(call);
       const outcome = await this.attempt(call, caller);
       if (!(outcome instanceof AttemptFailure)) return outcome;
       last = outcome;

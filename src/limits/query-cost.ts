@@ -1,0 +1,189 @@
+// The cost of an operation and the most upstream requests it may cause, computed from the
+// document and its variables before anything runs.
+//
+// Cost: every field costs 1, and a field that returns many items (a connection's `first` or
+// `last`, 20 when neither is given; `nodes`' ids; a bounded list) multiplies the cost of what is
+// under it. Upstream calls: the same walk, counting the requests each field may make at worst
+// (a page of the activity log may continue into the next page; a config read from a list may
+// need a retrieve for `pluginInfo`). Loaders dedupe at run time, so real counts are lower.
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  getArgumentValues,
+  getNamedType,
+  getVariableValues,
+  isAbstractType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { DEFAULT_PAGE_SIZE } from '../schema/pagination.ts';
+
+export interface OperationEstimate {
+  cost: number;
+  upstreamCalls: number;
+}
+
+type Args = Record<string, unknown>;
+
+/** How many items a field returns at most; what is under it counts that many times. */
+function multiplierOf(typeName: string, fieldName: string, args: Args): number {
+  if (fieldName === 'nodes' && typeName === 'Query') return Array.isArray(args.ids) ? args.ids.length : 1;
+  const isConnection = ['projects', 'destinationConfigs', 'activityLog', 'activity'].includes(fieldName);
+  if (isConnection) {
+    const size = (args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number;
+    return Math.max(0, size);
+  }
+  // Bounded lists: important changes answer at most 10 entries; rearrange reports every enabled
+  // config of the project (counted as one upstream page).
+  if (typeName === 'ImportantChanges' && fieldName === 'entries') return 10;
+  if (typeName === 'RearrangeDestinationConfigsPayload' && fieldName === 'destinationConfigs') return 100;
+  return 1;
+}
+
+interface Walk {
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  variables: Args;
+  isMutation: boolean;
+}
+
+/** The requests a field makes itself, at worst. */
+function callsOf(
+  walk: Walk,
+  typeName: string,
+  fieldName: string,
+  args: Args,
+  underProjects: boolean,
+): number {
+  switch (`${typeName}.${fieldName}`) {
+    case 'Query.projects':
+    case 'Query.node':
+    case 'Project.destinationConfig':
+    case 'Project.importantChanges':
+    case 'DestinationConfig.frontend':
+    case 'DestinationConfig.pluginInfo':
+    case 'ActivityLogEntry.destinationConfig':
+      return 1;
+    case 'Query.nodes':
+      return Array.isArray(args.ids) ? args.ids.length : 1;
+    case 'Project.name':
+      // The projects listing already carries names.
+      return underProjects ? 0 : 1;
+    case 'Project.destinationConfigs':
+      return args.last != null && args.before == null ? 2 : 1;
+    case 'Project.activityLog':
+    case 'DestinationConfig.activity':
+      // The page, the next one when `first` runs past it, and the page `after` points into.
+      return args.after != null ? 3 : 2;
+    case 'DestinationConfig.deliveryRate24h':
+      // Lists and retrieves carry it; a write's answer may not.
+      return walk.isMutation ? 1 : 0;
+    case 'Mutation.runDestinationConfigJob':
+      return 2;
+    default:
+      return typeName === 'Mutation' ? 1 : 0;
+  }
+}
+
+function fieldEstimate(
+  walk: Walk,
+  parent: GraphQLObjectType,
+  node: FieldNode,
+  underProjects: boolean,
+): OperationEstimate {
+  const name = node.name.value;
+  if (name.startsWith('__')) return { cost: 0, upstreamCalls: 0 };
+  const field: GraphQLField<unknown, unknown> | undefined = parent.getFields()[name];
+  if (!field) return { cost: 0, upstreamCalls: 0 };
+  let args: Args = {};
+  try {
+    args = getArgumentValues(field, node, walk.variables);
+  } catch {
+    // Invalid arguments fail validation or execution on their own; count the defaults.
+  }
+  const own = callsOf(walk, parent.name, name, args, underProjects);
+  const multiplier = multiplierOf(parent.name, name, args);
+  const below = node.selectionSet
+    ? selectionEstimate(
+        walk,
+        getNamedType(field.type),
+        node.selectionSet,
+        underProjects || name === 'projects',
+      )
+    : { cost: 0, upstreamCalls: 0 };
+  return { cost: 1 + multiplier * below.cost, upstreamCalls: own + multiplier * below.upstreamCalls };
+}
+
+function selectionEstimate(
+  walk: Walk,
+  type: ReturnType<typeof getNamedType>,
+  selectionSet: SelectionSetNode,
+  underProjects: boolean,
+  visiting = new Set<string>(),
+): OperationEstimate {
+  // An abstract type (Node) counts as the costliest of its object types.
+  if (isAbstractType(type)) {
+    let worst: OperationEstimate = { cost: 0, upstreamCalls: 0 };
+    for (const possible of walk.schema.getPossibleTypes(type)) {
+      const estimate = selectionEstimate(walk, possible, selectionSet, underProjects, visiting);
+      if (estimate.upstreamCalls > worst.upstreamCalls || estimate.cost > worst.cost) worst = estimate;
+    }
+    return worst;
+  }
+  if (!isObjectType(type)) return { cost: 0, upstreamCalls: 0 };
+  const total: OperationEstimate = { cost: 0, upstreamCalls: 0 };
+  const add = (e: OperationEstimate) => {
+    total.cost += e.cost;
+    total.upstreamCalls += e.upstreamCalls;
+  };
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      add(fieldEstimate(walk, type, selection, underProjects));
+      continue;
+    }
+    const condition =
+      selection.kind === Kind.INLINE_FRAGMENT
+        ? selection.typeCondition?.name.value
+        : walk.fragments.get(selection.name.value)?.typeCondition.name.value;
+    if (condition && condition !== type.name && !type.getInterfaces().some((i) => i.name === condition))
+      continue;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      add(selectionEstimate(walk, type, selection.selectionSet, underProjects, visiting));
+    } else {
+      const name = selection.name.value;
+      const fragment = walk.fragments.get(name);
+      if (!fragment || visiting.has(name)) continue;
+      visiting.add(name);
+      add(selectionEstimate(walk, type, fragment.selectionSet, underProjects, visiting));
+      visiting.delete(name);
+    }
+  }
+  return total;
+}
+
+export function estimateOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  rawVariables: Args,
+): OperationEstimate | null {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
+  // Bad variables fail execution on their own, before any resolver runs.
+  if (coerced.errors) return null;
+  const variables = coerced.coerced;
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  if (!root) return { cost: 0, upstreamCalls: 0 };
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+  const walk: Walk = { schema, fragments, variables, isMutation: operation.operation === 'mutation' };
+  return selectionEstimate(walk, root, operation.selectionSet, false);
+}
