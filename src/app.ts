@@ -105,8 +105,9 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       // Requests a browser could send cross-site without a preflight must carry this header
       // (GraphiQL and JSON POSTs already are not "simple" requests).
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
-      useOperationLog(logger),
+      // Before the log, so that it records the codes callers see.
       useStableErrorCodes(),
+      useOperationLog(logger),
     ],
   });
 }

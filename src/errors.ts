@@ -1,7 +1,8 @@
 // What a caller sees of an error. Expected failures are GraphQLErrors with a stable
-// `extensions.code` and pass through; a GraphQL error the library raised without a code (a
-// syntax or validation error, a variable of the wrong type) is the caller's input, so it gets
-// BAD_USER_INPUT; anything else is a bug, masked as INTERNAL_SERVER_ERROR with no detail.
+// `extensions.code` and pass through; a GraphQL error raised about the request rather than by
+// a resolver (a syntax or validation error, a variable of the wrong type) is the caller's
+// input, so it gets BAD_USER_INPUT; anything else is a bug, masked as INTERNAL_SERVER_ERROR
+// with no detail (the detail goes to the log).
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ERROR_CODES } from './upstream/errors.ts';
@@ -20,8 +21,10 @@ export function onUnexpectedError(reporter: UnexpectedErrorReporter): void {
 export function maskError(error: unknown): Error {
   if (error instanceof GraphQLError) {
     if (KNOWN_CODES.has(error.extensions.code)) return error;
-    if (error.originalError == null) {
-      // Raised by graphql-js or yoga about the request itself: the caller's input.
+    const original = error.originalError;
+    if (error.path === undefined && (original == null || original instanceof GraphQLError)) {
+      // Raised by graphql-js or yoga about the request itself (its syntax, a variable that does
+      // not coerce), not by a resolver: the caller's input.
       return new GraphQLError(error.message, {
         nodes: error.nodes,
         source: error.source,

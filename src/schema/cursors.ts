@@ -37,8 +37,9 @@ export class CursorCodec {
     if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
     const [body, signature, extra] = cursor.split('.');
     if (!body || !signature || extra !== undefined) throw invalid();
-    const expected = this.sign(body);
-    const given = Buffer.from(signature, 'base64url');
+    // Compared as text: base64url decoding ignores stray trailing characters, the text does not.
+    const expected = Buffer.from(this.sign(body).toString('base64url'));
+    const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
     let payload: unknown;
     try {

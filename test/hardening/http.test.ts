@@ -1,0 +1,166 @@
+// The HTTP surface: no mutation over GET, CSRF prevention, CORS off unless allowed, no batching,
+// cancellation when the client goes away, a bounded number of upstream sockets, and logs that
+// never carry a key.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness.ts';
+
+describe('HTTP behaviour', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dialect: 'spec', env: { UPSTREAM_MAX_CONNECTIONS: '2' } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    h.reset();
+    h.upstream.faults.latency = { latencyMs: 0, jitterMs: 0 };
+  });
+
+  const get = (query: string, headers: Record<string, string> = {}) =>
+    fetch(`${h.url}?query=${encodeURIComponent(query)}`, {
+      headers: { accept: 'application/json', authorization: 'Bearer phx_full', ...headers },
+    });
+
+  it('refuses a mutation over GET, with no upstream call', async () => {
+    const response = await get('mutation { deleteDestinationConfig(input: { id: "x" }) { deletedId } }', {
+      'x-graphql-yoga-csrf': '1',
+    });
+    expect(response.status).toBe(405);
+    const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
+    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(h.upstreamCalls()).toHaveLength(0);
+  });
+
+  it('requires a CSRF header on GET, and serves a GET query that has one', async () => {
+    const simple = await get('{ project(projectId: "1") { name } }');
+    expect(simple.status).toBe(403);
+    expect(h.upstreamCalls()).toHaveLength(0);
+    const preflighted = await get('{ project(projectId: "1") { name } }', { 'x-graphql-yoga-csrf': '1' });
+    expect(await preflighted.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
+  });
+
+  it('refuses form and text bodies a browser could send cross-site', async () => {
+    for (const contentType of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const { status } = await h.post(JSON.stringify({ query: '{ project(projectId: "1") { name } }' }), {
+        authorization: 'Bearer phx_full',
+        'content-type': contentType,
+      });
+      expect(status).toBeGreaterThanOrEqual(400);
+    }
+    expect(h.upstreamCalls()).toHaveLength(0);
+  });
+
+  it('answers no CORS headers when no origin is allowed', async () => {
+    const response = await fetch(h.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('allows exactly the configured CORS origins', async () => {
+    const cors = await startHarness({ env: { CORS_ORIGINS: 'https://app.example, https://admin.example' } });
+    try {
+      const ask = (origin: string) =>
+        fetch(cors.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      expect((await ask('https://app.example')).headers.get('access-control-allow-origin')).toBe(
+        'https://app.example',
+      );
+      expect((await ask('https://evil.example')).headers.get('access-control-allow-origin')).not.toBe(
+        'https://evil.example',
+      );
+    } finally {
+      await cors.close();
+    }
+  });
+
+  it('refuses batched operations', async () => {
+    const { status, body } = await h.post(
+      JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+      {
+        authorization: 'Bearer phx_full',
+      },
+    );
+    expect(status).toBe(400);
+    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('cancels its upstream requests when the client goes away', async () => {
+    h.upstream.faults.add({ path: '/api/projects/1/', action: { kind: 'delay', ms: 5_000 } });
+    const controller = new AbortController();
+    const pending = fetch(h.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer phx_full' },
+      body: JSON.stringify({ query: '{ project(projectId: "1") { name } }' }),
+      signal: controller.signal,
+    }).catch(() => 'aborted');
+    while (h.upstreamCalls().length === 0) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    expect(await pending).toBe('aborted');
+    const [call] = h.upstreamCalls();
+    while (call!.end === 0) await new Promise((r) => setTimeout(r, 10));
+    // Closed by the gateway before the upstream answered.
+    expect(call!.status).toBeNull();
+  });
+
+  it('keeps at most UPSTREAM_MAX_CONNECTIONS upstream requests in flight, queueing the rest', async () => {
+    h.upstream.faults.latency = { latencyMs: 30, jitterMs: 0 };
+    const fields = Array.from(
+      { length: 6 },
+      (_, i) => `c${i}: destinationConfig(databaseId: ${i + 1}) { name }`,
+    ).join(' ');
+    const { body } = await h.gql(`{ project(projectId: "1") { ${fields} } }`);
+    expect(body.errors).toBeUndefined();
+    const calls = h.upstreamCalls();
+    expect(calls).toHaveLength(6);
+    const inFlightAt = (t: number) => calls.filter((c) => c.start <= t && t < c.end).length;
+    expect(Math.max(...calls.map((c) => inFlightAt(c.start)))).toBeLessThanOrEqual(2);
+  });
+
+  it('logs one line per operation with its name, upstream calls and error codes, and never a key', async () => {
+    h.logs.length = 0;
+    await h.gql(
+      'query Named { project(projectId: "1") { name destinationConfigs(first: 1) { totalCount } } }',
+      {},
+      'phx_full',
+    );
+    await h.gql(
+      'query Rejected { project(projectId: "1") { activityLog { edges { cursor } } } }',
+      {},
+      'phx_plugin_rw',
+    );
+    await h.gql('{ project(projectId: "1") { name } }', {}, 'phx_wrong_key_123');
+    await h.gql('{ nope }', {}, 'phx_read');
+    const lines = h.logs.map((l) => JSON.parse(l));
+    const operations = lines.filter((l) => l.msg === 'graphql operation');
+    expect(operations).toHaveLength(4);
+    expect(operations[0]).toMatchObject({
+      operation: 'Named',
+      type: 'query',
+      upstream: { calls: 2, statuses: { 200: 2 } },
+      errors: [],
+      durationMs: expect.any(Number),
+    });
+    expect(operations[1]).toMatchObject({
+      operation: 'Rejected',
+      upstream: { calls: 1, statuses: { 403: 1 } },
+      errors: ['FORBIDDEN'],
+    });
+    expect(operations[2].errors).toEqual(['UNAUTHENTICATED']);
+    expect(operations[3].errors).toEqual(['BAD_USER_INPUT']);
+    const text = h.logs.join('\n');
+    for (const secret of [
+      'phx_full',
+      'phx_plugin_rw',
+      'phx_wrong_key_123',
+      'phx_read',
+      'Bearer',
+      'authorization',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});

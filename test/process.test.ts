@@ -1,0 +1,111 @@
+// The gateway as a process, as `npm start` runs it: start-up with and without an upstream,
+// GraphiQL and its prefilled query, configuration errors, and graceful shutdown on SIGTERM.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EXAMPLE_QUERY } from '../src/app.ts';
+import { startReferenceUpstream } from '../src/reference-upstream/server.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function startGateway(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      const match = /GraphiQL at (http:\/\/localhost:\d+\/graphql)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  return { child, url, output: () => ({ stdout, stderr }) };
+}
+
+const post = (url: string, query: string, key: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query }),
+  });
+
+describe('the gateway process', () => {
+  it('starts with the embedded reference upstream; GraphiQL’s prefilled query runs; SIGTERM stops it cleanly', async () => {
+    const gateway = startGateway({});
+    const url = await gateway.url;
+    const page = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain('CombinedView');
+    expect(page).toContain('Bearer phx_full');
+    const answer = (await (await post(url, EXAMPLE_QUERY, 'phx_full')).json()) as {
+      data: unknown;
+      errors?: unknown;
+    };
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toMatchObject({ project: { name: 'Hedgebox (production)' } });
+    gateway.child.kill('SIGTERM');
+    const [code] = await once(gateway.child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('prefills no key when pointed at an upstream', async () => {
+    const upstream = await startReferenceUpstream();
+    try {
+      const gateway = startGateway({ UPSTREAM_URL: upstream.url });
+      const page = await (await fetch(await gateway.url, { headers: { accept: 'text/html' } })).text();
+      expect(page).toContain('CombinedView');
+      expect(page).not.toContain('phx_');
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('finishes in-flight requests on SIGTERM, then refuses new ones and exits 0', async () => {
+    const upstream = await startReferenceUpstream({ latencyMs: 600 });
+    try {
+      const gateway = startGateway({ UPSTREAM_URL: upstream.url });
+      const url = await gateway.url;
+      const inFlight = post(url, '{ project(projectId: "1") { name } }', 'phx_full');
+      while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      gateway.child.kill('SIGTERM');
+      const answer = await inFlight;
+      expect(await answer.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
+      const [code] = await once(gateway.child, 'exit');
+      expect(code).toBe(0);
+      await expect(post(url, '{ __typename }', 'phx_full')).rejects.toThrow();
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('refuses to start on a bad setting, naming the variable', async () => {
+    for (const [name, value] of [
+      ['PORT', 'eighty'],
+      ['UPSTREAM_URL', 'ftp://example.com'],
+      ['MAX_DEPTH', '0'],
+      ['REFERENCE_DIALECT', 'graphql'],
+    ]) {
+      const gateway = startGateway({ [name!]: value! });
+      const [code] = await once(gateway.child, 'exit');
+      expect(code).toBe(1);
+      expect(gateway.output().stderr).toMatch(new RegExp(`invalid configuration: ${name}=`));
+      await gateway.url.catch(() => undefined);
+    }
+  });
+});
