@@ -5,7 +5,7 @@ import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
-import { maskError, onUnexpectedError, useStableErrorCodes } from './errors.ts';
+import { createMaskError, useStableErrorCodes } from './errors.ts';
 import { useLimits } from './limits/index.ts';
 import { createLogger, useOperationLog } from './operation-log.ts';
 import { CursorCodec } from './schema/cursors.ts';
@@ -67,7 +67,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const cursors = new CursorCodec(config.cursorSecret);
   const logger = deps.logger ?? createLogger(config.logLevel);
   // A masked error's detail goes to the log only: its message and stack, never the request.
-  onUnexpectedError((error) =>
+  const maskError = createMaskError((error) =>
     logger.error(
       { error: { message: (error as Error)?.message, stack: (error as Error)?.stack } },
       'unexpected error',

@@ -11,37 +11,33 @@ const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
 
 export type UnexpectedErrorReporter = (error: unknown) => void;
 
-let reportUnexpected: UnexpectedErrorReporter = () => {};
-
-/** Where masked errors are reported (the logger); set once at start-up. */
-export function onUnexpectedError(reporter: UnexpectedErrorReporter): void {
-  reportUnexpected = reporter;
-}
-
-export function maskError(error: unknown): Error {
-  if (error instanceof GraphQLError) {
-    if (KNOWN_CODES.has(error.extensions.code)) return error;
-    const original = error.originalError;
-    if (error.path === undefined && (original == null || original instanceof GraphQLError)) {
-      // Raised by graphql-js or yoga about the request itself (its syntax, a variable that does
-      // not coerce), not by a resolver: the caller's input.
-      return new GraphQLError(error.message, {
-        nodes: error.nodes,
-        source: error.source,
-        positions: error.positions,
-        path: error.path,
-        extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
-      });
+/** yoga's maskError; what it masks goes to `reportUnexpected` (the log), never to the caller. */
+export const createMaskError =
+  (reportUnexpected: UnexpectedErrorReporter) =>
+  (error: unknown): Error => {
+    if (error instanceof GraphQLError) {
+      if (KNOWN_CODES.has(error.extensions.code)) return error;
+      const original = error.originalError;
+      if (error.path === undefined && (original == null || original instanceof GraphQLError)) {
+        // Raised by graphql-js or yoga about the request itself (its syntax, a variable that does
+        // not coerce), not by a resolver: the caller's input.
+        return new GraphQLError(error.message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          path: error.path,
+          extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+        });
+      }
     }
-  }
-  reportUnexpected(error);
-  const located = error instanceof GraphQLError ? error : null;
-  return new GraphQLError('Unexpected error.', {
-    nodes: located?.nodes,
-    path: located?.path,
-    extensions: { code: 'INTERNAL_SERVER_ERROR' },
-  });
-}
+    reportUnexpected(error);
+    const located = error instanceof GraphQLError ? error : null;
+    return new GraphQLError('Unexpected error.', {
+      nodes: located?.nodes,
+      path: located?.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    });
+  };
 
 /** graphql-js and yoga's own codes for a request they refused; to callers, that is bad input. */
 const REQUEST_ERROR_CODES = new Set(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'BAD_REQUEST']);

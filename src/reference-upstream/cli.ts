@@ -45,6 +45,15 @@ const upstream = await startReferenceUpstream({
 });
 
 console.log(`reference upstream (${upstream.dialect} dialect) listening on ${upstream.url}`);
+const { store } = upstream;
+for (const project of store.projects.values()) {
+  const configs = [...store.configs.values()].filter((c) => c.projectId === project.id);
+  const entries = store.activity.filter((e) => e.projectId === project.id).length;
+  const deleted = configs.filter((c) => c.deleted).length;
+  console.log(
+    `  project ${project.id} "${project.name}": ${configs.length - deleted} configs (+${deleted} soft-deleted), ${entries} activity entries`,
+  );
+}
 console.log('demo keys (Authorization: Bearer <key>):');
 for (const key of DEMO_KEYS) {
   const scopes = key.scopes === null ? 'unscoped legacy key' : key.scopes.join(', ');

@@ -126,9 +126,19 @@ export async function startReferenceUpstream(
       reply = { status: error.status, json: error.body(), headers: error.headers };
     }
     if (fault?.kind === 'slow-body') {
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      await writeSlowly(res, reply.json === undefined ? '' : JSON.stringify(reply.json), fault.ms);
-      return;
+      const payload = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
+      if (payload === '') {
+        // No body to send slowly (a 204): hold the answer back instead, so that the headers do
+        // not go out alone and leave the connection busy behind them.
+        await sleep(fault.ms);
+      } else {
+        res.writeHead(reply.status, {
+          'content-type': reply.contentType ?? 'application/json',
+          ...reply.headers,
+        });
+        await writeSlowly(res, payload, fault.ms);
+        return;
+      }
     }
     send(res, reply);
   }

@@ -248,7 +248,7 @@ builder.mutationField('bookmarkActivityNotification', (t) =>
     type: BookmarkPayload,
     nullable: true,
     description: 'Bookmarks the activity notifications (POST …/activity_log/bookmark_activity_notification).',
-    args: { input: t.arg({ type: BookmarkInput, required: true }) },
+    args: { input: t.arg({ type: BookmarkInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const bookmark = input.bookmark ?? new Date().toISOString();

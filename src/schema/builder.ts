@@ -39,6 +39,12 @@ export const builder = new SchemaBuilder<{
     hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },
     startCursorFieldOptions: { description: 'The cursor of the first item of this page.' },
     endCursorFieldOptions: { description: 'The cursor of the last item of this page.' },
+    firstArgOptions: {
+      description: 'How many items from the start of the window (default 20, at most 100).',
+    },
+    afterArgOptions: { description: 'Start after the item with this cursor.' },
+    lastArgOptions: { description: 'How many items from the end of the window (at most 100).' },
+    beforeArgOptions: { description: 'End before the item with this cursor.' },
     encodeGlobalID: (typename, id) => encodeGlobalId(typename, String(id)),
     decodeGlobalID: () => {
       throw new Error('global ids are decoded by global-id.ts');

@@ -386,7 +386,7 @@ builder.mutationFields((t) => ({
     type: configPayload('CreateDestinationConfigPayload', 'The result of creating a destination config.'),
     nullable: true,
     description: 'Creates a destination config (POST …/pipeline_destination_configs).',
-    args: { input: t.arg({ type: CreateInput, required: true }) },
+    args: { input: t.arg({ type: CreateInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const plugin = validateConfigId(input.plugin, 'plugin');
@@ -406,7 +406,7 @@ builder.mutationFields((t) => ({
     type: configPayload('UpdateDestinationConfigPayload', 'The result of updating a destination config.'),
     nullable: true,
     description: 'Changes a destination config (PATCH …/pipeline_destination_configs/:id).',
-    args: { input: t.arg({ type: UpdateInput, required: true }) },
+    args: { input: t.arg({ type: UpdateInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       const destinationConfig = await writeConfig(
@@ -421,7 +421,7 @@ builder.mutationFields((t) => ({
     type: DeletePayload,
     nullable: true,
     description: 'Deletes a destination config (DELETE …/:id; PostHog only disables it).',
-    args: { input: t.arg({ type: DeleteInput, required: true }) },
+    args: { input: t.arg({ type: DeleteInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       await ctx.upstream.request({ method: 'DELETE', path: PATHS.config(projectId, databaseId) });
@@ -437,7 +437,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description:
       'Queues a job of the config’s plugin (POST …/:id/job with {"job": {type, payload, operation}}).',
-    args: { input: t.arg({ type: RunJobInput, required: true }) },
+    args: { input: t.arg({ type: RunJobInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       const job = Object.fromEntries(
@@ -466,7 +466,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description:
       'Sets the order of several configs of a project at once (PATCH …/rearrange with {"orders": {id: order}}).',
-    args: { input: t.arg({ type: RearrangeInput, required: true }) },
+    args: { input: t.arg({ type: RearrangeInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const orders: Record<string, number> = {};

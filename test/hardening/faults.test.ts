@@ -119,6 +119,30 @@ describe('fault matrix', () => {
       expect(patches.filter((p) => p.path.endsWith('/2/'))).toHaveLength(1);
       await stillServing();
     });
+
+    it('in a create (POST) and a delete (DELETE): the code, and each write sent exactly once', async () => {
+      h.upstream.faults.add({
+        path: '/api/projects/1/pipeline_destination_configs/',
+        method: 'POST',
+        action: c.action,
+      });
+      h.upstream.faults.add({ path: '/pipeline_destination_configs/3/', method: 'DELETE', action: c.action });
+      const { body } = await h.gql(
+        `mutation($id: ID!) {
+          create: createDestinationConfig(input: { projectId: "1", plugin: 1, order: 1 }) { destinationConfig { id } }
+          remove: deleteDestinationConfig(input: { id: $id }) { deletedId }
+        }`,
+        { id: configId('1', 3) },
+      );
+      expect(body.data).toEqual({ create: null, remove: null });
+      expect(body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual([
+        c.code,
+        c.code,
+      ]);
+      expect(h.upstreamCalls({ method: 'POST' })).toHaveLength(1);
+      expect(h.upstreamCalls({ method: 'DELETE' })).toHaveLength(1);
+      await stillServing();
+    });
   });
 
   it('waits out a 429 whose Retry-After fits the deadline, then answers', async () => {

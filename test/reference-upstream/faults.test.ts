@@ -37,6 +37,15 @@ describe('reference upstream knobs', () => {
     expect(statuses).toEqual([503, 503, 200]);
   });
 
+  it('applies a fraction of matching requests: 0 never, 1 always', async () => {
+    upstream.faults.add({ path: LIST, action: { kind: 'status', status: 500 }, fraction: 0 });
+    expect((await rest(upstream, 'GET', LIST)).status).toBe(200);
+    upstream.faults.clear();
+    upstream.faults.add({ path: LIST, action: { kind: 'status', status: 500 }, fraction: 1 });
+    expect((await rest(upstream, 'GET', LIST)).status).toBe(500);
+    expect((await rest(upstream, 'GET', LIST)).status).toBe(500);
+  });
+
   it('matches by method and by a /regex/ path', async () => {
     upstream.faults.add({
       path: '/configs\\/\\d+\\/$/',
