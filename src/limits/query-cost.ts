@@ -31,11 +31,17 @@ export interface OperationEstimate {
 
 type Args = Record<string, unknown>;
 
+const CONNECTIONS = new Set([
+  'Query.projects',
+  'Project.destinationConfigs',
+  'Project.activityLog',
+  'DestinationConfig.activity',
+]);
+
 /** How many items a field returns at most; what is under it counts that many times. */
 function multiplierOf(typeName: string, fieldName: string, args: Args): number {
   if (fieldName === 'nodes' && typeName === 'Query') return Array.isArray(args.ids) ? args.ids.length : 1;
-  const isConnection = ['projects', 'destinationConfigs', 'activityLog', 'activity'].includes(fieldName);
-  if (isConnection) {
+  if (CONNECTIONS.has(`${typeName}.${fieldName}`)) {
     const size = (args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number;
     return Math.max(0, size);
   }

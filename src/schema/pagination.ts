@@ -126,6 +126,7 @@ export async function cursorConnection<T>(
   const first = args.first ?? DEFAULT_PAGE_SIZE;
   let upstreamCursor: string | null = null;
   let index = 0;
+  let page: CursorPage<T>;
   if (args.after != null) {
     const after = ctx.cursors.decode<ListCursor>(args.after, kind, 'after');
     if (after.l !== listKey) {
@@ -134,14 +135,15 @@ export async function cursorConnection<T>(
       });
     }
     upstreamCursor = after.u;
-    index = after.i + 1;
-    const page = await fetchPage(upstreamCursor);
+    page = await fetchPage(upstreamCursor);
+    // Found by id first: on the first page, newer entries may have pushed it down since.
     const found = page.results.findIndex((item) => idOf(item) === after.e);
-    if (found >= 0) index = found + 1;
+    index = found >= 0 ? found + 1 : after.i + 1;
+  } else {
+    page = await fetchPage(null);
   }
 
   const edges: Connection<T>['edges'] = [];
-  let page = await fetchPage(upstreamCursor);
   for (let pages = 1; ; pages++) {
     while (edges.length < first && index < page.results.length) {
       const node = page.results[index]!;

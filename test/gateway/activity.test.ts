@@ -62,6 +62,25 @@ describe.each(DIALECTS)('activity log through the gateway, %s dialect', (dialect
     expect(resumed.pageInfo.hasPreviousPage).toBe(true);
   });
 
+  it('resumes after the same entry when newer ones arrived on the first page since', async () => {
+    const page = await log({ first: 20 });
+    const store = h.upstream.store;
+    for (let n = 0; n < 3; n++) {
+      store.pushActivity({
+        projectId: 1,
+        userId: 1,
+        is_system: false,
+        activity: 'updated',
+        scope: 'Insight',
+        item_id: '1',
+        detail: null,
+        createdAtMicros: store.nowMicros(),
+      });
+    }
+    const resumed = await log({ first: 10, after: page.edges[4].cursor });
+    expect(entryIds(resumed)).toEqual(entryIds(page).slice(5, 15));
+  });
+
   it('says hasNextPage only when more entries exist', async () => {
     const last = await log({ first: 100, scope: 'FeatureFlag' });
     expect(last.edges.length).toBeLessThan(100);
