@@ -235,10 +235,11 @@ function configFrontend(ctx: RouteContext): Reply {
   const config = requireConfig(ctx);
   if (ctx.dialect === 'spec') return ok(view(ctx, config, 'retrieve'));
   const plugin = ctx.store.plugins.get(config.plugin)!;
+  // PostHog serves the transpiled frontend.tsx, or a stub saying there is none.
   const source = plugin.has_frontend
     ? `"use strict";\nexport function getFrontendApp(require) {\n  return { default: function App() { return ${JSON.stringify(plugin.name)} } };\n}\n`
-    : `export function getFrontendApp () { return {"transpiling": true} }`;
-  return { status: 200, text: source, contentType: 'application/javascript' };
+    : 'export function getFrontendApp () { return {"no_frontend": true} }';
+  return { status: 200, text: source, contentType: 'application/javascript; charset=UTF-8' };
 }
 
 function runJob(ctx: RouteContext): Reply {

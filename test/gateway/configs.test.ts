@@ -168,7 +168,7 @@ describe.each(DIALECTS)('destination configs through the gateway, %s dialect', (
     expect(body.errors).toBeUndefined();
     const frontend = body.data.project.destinationConfig.frontend;
     if (dialect === 'posthog') {
-      expect(frontend).toMatchObject({ contentType: 'application/javascript', config: null });
+      expect(frontend).toMatchObject({ contentType: 'application/javascript; charset=UTF-8', config: null });
       expect(frontend.source).toContain('getFrontendApp');
     } else {
       expect(frontend).toMatchObject({

@@ -269,7 +269,7 @@ describe.each(DIALECTS)('destination configs, %s dialect', (dialect) => {
     const { status, headers, body, text } = await rest(upstream, 'GET', `${CONFIGS}4/frontend`, { key });
     expect(status).toBe(200);
     if (dialect === 'posthog') {
-      expect(headers.get('content-type')).toBe('application/javascript');
+      expect(headers.get('content-type')).toBe('application/javascript; charset=UTF-8');
       expect(text).toContain('getFrontendApp');
     } else {
       expect(headers.get('content-type')).toBe('application/json');
