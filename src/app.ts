@@ -1,6 +1,7 @@
 // createGateway(config, deps) → the yoga instance. No side effects and no listening: main.ts
 // serves it over HTTP, tests call it through a real server on port 0.
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -63,6 +64,17 @@ query CombinedView($projectId: String! = "@current") {
 }
 `;
 
+/**
+ * GraphiQL with its scripts inlined (yoga's default page loads them from a CDN, which a gateway
+ * on a closed network cannot reach). The page is the same for every request: rendered once.
+ */
+function graphiqlPage(options?: Parameters<typeof renderGraphiQL>[0]): string {
+  const key = JSON.stringify(options ?? {});
+  if (renderedPages.get(key) === undefined) renderedPages.set(key, renderGraphiQL(options));
+  return renderedPages.get(key)!;
+}
+const renderedPages = new Map<string, string>();
+
 export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const cursors = new CursorCodec(config.cursorSecret);
   const logger = deps.logger ?? createLogger(config.logLevel);
@@ -81,6 +93,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     batching: false,
     cors: config.corsOrigins ? { origin: config.corsOrigins, credentials: false } : false,
     maskedErrors: { maskError },
+    renderGraphiQL: graphiqlPage,
     graphiql: config.graphiql
       ? {
           title: 'Destinations GraphQL gateway',

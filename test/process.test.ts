@@ -53,6 +53,8 @@ describe('the gateway process', () => {
     const page = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
     expect(page).toContain('CombinedView');
     expect(page).toContain('Bearer phx_full');
+    // Served whole: nothing to fetch from a CDN, so it works on a closed network.
+    expect(page).not.toMatch(/<script[^>]+src=["']?https?:|unpkg\.com/);
     const answer = (await (await post(url, EXAMPLE_QUERY, 'phx_full')).json()) as {
       data: unknown;
       errors?: unknown;
