@@ -11,6 +11,18 @@ const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
 
 export type UnexpectedErrorReporter = (error: unknown) => void;
 
+/** The same error, located where it was, with the contract's BAD_USER_INPUT code. */
+function asBadUserInput(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+  });
+}
+
 /** yoga's maskError; what it masks goes to `reportUnexpected` (the log), never to the caller. */
 export const createMaskError =
   (reportUnexpected: UnexpectedErrorReporter) =>
@@ -21,13 +33,7 @@ export const createMaskError =
       if (error.path === undefined && (original == null || original instanceof GraphQLError)) {
         // Raised by graphql-js or yoga about the request itself (its syntax, a variable that does
         // not coerce), not by a resolver: the caller's input.
-        return new GraphQLError(error.message, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          path: error.path,
-          extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
-        });
+        return asBadUserInput(error);
       }
     }
     reportUnexpected(error);
@@ -46,14 +52,7 @@ function withStableCode(error: GraphQLError): GraphQLError {
   const code = error.extensions?.code;
   if (KNOWN_CODES.has(code)) return error;
   if (code !== undefined && !REQUEST_ERROR_CODES.has(code as string)) return error;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
-  });
+  return asBadUserInput(error);
 }
 
 /**
