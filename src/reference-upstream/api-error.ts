@@ -48,6 +48,9 @@ export const missingScope = (scope: string) => permissionDenied(`API key missing
 
 export const notFound = (detail = 'Not found.') => new ApiError(404, 'invalid_request', 'not_found', detail);
 
+/** Django's handler404, as PostHog sets it: a path no route matches, before any authentication. */
+export const endpointNotFound = () => notFound('Endpoint not found.');
+
 export const validationError = (attr: string | null, code: string, detail: string) =>
   new ApiError(400, 'validation_error', code, detail, attr);
 

@@ -46,8 +46,9 @@ export function requireCustomActionAccess(dialect: Dialect, key: ApiKey, scope: 
 
 /** Resolves `:project_id` (an integer or `@current`) for a key that must belong to its organization. */
 export function resolveProject(store: Store, key: ApiKey, projectId: string): Project {
-  const id =
-    projectId === '@current' ? key.currentProjectId : /^\d+$/.test(projectId) ? Number(projectId) : NaN;
+  // PostHog parses the id as an integer first: a non-numeric one is a plain "Not found.".
+  if (projectId !== '@current' && !/^\d+$/.test(projectId)) throw notFound();
+  const id = projectId === '@current' ? key.currentProjectId : Number(projectId);
   const project = store.projects.get(id);
   if (!project) throw notFound('Project not found.');
   const user = store.users.get(key.userId)!;

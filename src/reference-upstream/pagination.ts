@@ -75,11 +75,37 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(tokens.toString(), 'ascii').toString('base64');
 }
 
+const BASE64_ALPHABET = /[A-Za-z0-9+/]/;
+
+/**
+ * Python's base64.b64decode(s) (non-strict) then .decode('ascii'), as DRF reads a cursor:
+ * characters outside the alphabet are skipped, padding must complete the last quantum, and the
+ * text must be ASCII. null where Python raises (DRF then answers 404 "Invalid cursor").
+ */
+function pythonBase64Ascii(encoded: string): string | null {
+  let data = '';
+  let pads = 0;
+  for (const char of encoded) {
+    if (char === '=') {
+      // A pad only counts once two data characters of the quantum are in; it may end the input.
+      if (data.length % 4 >= 2 && (data.length % 4) + ++pads >= 4) break;
+      continue;
+    }
+    if (!BASE64_ALPHABET.test(char)) continue;
+    data += char;
+  }
+  const partial = data.length % 4;
+  if (partial !== 0 && partial + pads < 4) return null;
+  const bytes = Buffer.from(data, 'base64');
+  return bytes.every((b) => b < 0x80) ? bytes.toString('ascii') : null;
+}
+
 export function decodeCursor(encoded: string | null): Cursor {
   if (encoded === null) return { reverse: false, position: null };
   const invalid = () => notFound('Invalid cursor');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw invalid();
-  const tokens = new URLSearchParams(Buffer.from(encoded, 'base64').toString('latin1'));
+  const text = pythonBase64Ascii(encoded);
+  if (text === null) throw invalid();
+  const tokens = new URLSearchParams(text);
   const offset = tokens.get('o') ?? '0';
   const reverse = tokens.get('r') ?? '0';
   if (!/^\d+$/.test(offset) || !/^\d+$/.test(reverse)) throw invalid();

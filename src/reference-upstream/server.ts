@@ -5,7 +5,7 @@
 // a test in another process (faults, latency, rate limit, the request log, a data reset).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, methodNotAllowed, notFound, serverError } from './api-error.ts';
+import { ApiError, endpointNotFound, methodNotAllowed, serverError } from './api-error.ts';
 import { authenticate, requireCustomActionAccess, requireScope, resolveProject } from './auth.ts';
 import { type ParsedBody, readBody } from './body.ts';
 import type { Dialect } from './dialect.ts';
@@ -146,7 +146,7 @@ export async function startReferenceUpstream(
   function answer(req: IncomingMessage, url: URL, body: unknown, publicBase: string | undefined): Reply {
     const method = req.method ?? 'GET';
     const match = ROUTES.map((r) => ({ route: r, m: r.pattern.exec(url.pathname) })).find((x) => x.m);
-    if (!match) throw notFound();
+    if (!match) throw endpointNotFound();
     const { store } = state;
     const key = authenticate(store, req.headers.authorization);
     const params = match.m!.groups ?? {};

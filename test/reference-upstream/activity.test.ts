@@ -85,6 +85,10 @@ describe.each(DIALECTS)('activity log, %s dialect', (dialect) => {
       'nope!',
       Buffer.from('p=yesterday').toString('base64'),
       Buffer.from('o=x').toString('base64'),
+      // Python's b64decode: padding must complete the last quantum, and the text must be ASCII.
+      'cD0',
+      Buffer.from('p=2025-01-01 00:00:00+00:00').toString('base64').replace(/=+$/, ''),
+      Buffer.from('p=é').toString('base64'),
     ]) {
       const { status, body } = await rest(upstream, 'GET', `${LOG}?cursor=${encodeURIComponent(cursor)}`);
       expect(status).toBe(404);

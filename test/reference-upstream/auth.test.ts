@@ -79,11 +79,27 @@ describe.each(DIALECTS)('authentication and scopes, %s dialect', (dialect) => {
     expect(full.body).toMatchObject({ count: 2, next: null, previous: null });
   });
 
-  it('answers 404 Project not found for an unknown or malformed project id', async () => {
-    for (const id of ['999', 'abc', '@me']) {
+  it('answers 404 Project not found for an unknown project, and Not found. for a non-numeric id', async () => {
+    const unknown = await rest(upstream, 'GET', '/api/projects/999/activity_log/');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toBe('Project not found.');
+    for (const id of ['abc', '@me', '1x']) {
       const { status, body } = await rest(upstream, 'GET', `/api/projects/${id}/activity_log/`);
       expect(status).toBe(404);
-      expect(body.detail).toBe('Project not found.');
+      expect(body).toEqual({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null });
+    }
+  });
+
+  it('answers 404 Endpoint not found for a path no route matches, before authenticating', async () => {
+    for (const path of ['/api/nothing/', '/api/projects/1/pipeline_destination_configs/1/nope/', '/x']) {
+      const { status, body } = await rest(upstream, 'GET', path, { key: null });
+      expect(status).toBe(404);
+      expect(body).toEqual({
+        type: 'invalid_request',
+        code: 'not_found',
+        detail: 'Endpoint not found.',
+        attr: null,
+      });
     }
   });
 
