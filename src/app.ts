@@ -9,7 +9,6 @@ import { createContext, type GatewayContext } from './context.ts';
 import { createMaskError, useStableErrorCodes } from './errors.ts';
 import { useLimits } from './limits/index.ts';
 import { createLogger, useOperationLog } from './operation-log.ts';
-import { CursorCodec } from './schema/cursors.ts';
 import { schema } from './schema/index.ts';
 import { UpstreamClient } from './upstream/client.ts';
 
@@ -76,7 +75,6 @@ function graphiqlPage(options?: Parameters<typeof renderGraphiQL>[0]): string {
 const renderedPages = new Map<string, string>();
 
 export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
-  const cursors = new CursorCodec(config.cursorSecret);
   const logger = deps.logger ?? createLogger(config.logLevel);
   // A masked error's detail goes to the log only: its message and stack, never the request.
   const maskError = createMaskError((error) =>
@@ -107,7 +105,6 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       createContext(
         {
           client: deps.client,
-          cursors,
           requestDeadlineMs: config.requestDeadlineMs,
           maxUpstreamCalls: config.limits.upstreamCalls,
         },

@@ -16,7 +16,6 @@ const ENV_SCHEMA = z.object({
   REFERENCE_PORT: integer(0, 65_535).default(0),
   GRAPHIQL: flag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  CURSOR_SECRET: z.string().min(16).optional(),
   UPSTREAM_CONNECT_TIMEOUT_MS: integer(1, 600_000).default(5_000),
   UPSTREAM_HEADERS_TIMEOUT_MS: integer(1, 600_000).default(10_000),
   UPSTREAM_BODY_TIMEOUT_MS: integer(1, 600_000).default(10_000),
@@ -51,8 +50,6 @@ export interface Config {
   referencePort: number;
   graphiql: boolean;
   logLevel: string;
-  /** Signs pagination cursors; random per process when not set. */
-  cursorSecret: string | null;
   upstream: {
     connectTimeoutMs: number;
     headersTimeoutMs: number;
@@ -100,7 +97,6 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     referencePort: e.REFERENCE_PORT,
     graphiql: e.GRAPHIQL,
     logLevel: e.LOG_LEVEL,
-    cursorSecret: e.CURSOR_SECRET ?? null,
     upstream: Object.freeze({
       connectTimeoutMs: e.UPSTREAM_CONNECT_TIMEOUT_MS,
       headersTimeoutMs: e.UPSTREAM_HEADERS_TIMEOUT_MS,

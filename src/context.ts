@@ -3,7 +3,6 @@
 
 import { tooComplex } from './limits/too-complex.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
-import type { CursorCodec } from './schema/cursors.ts';
 import type { CallerUpstream, UpstreamAttempt, UpstreamClient } from './upstream/client.ts';
 
 export interface UpstreamCallLog {
@@ -17,13 +16,11 @@ export interface GatewayContext {
   authorization: string | null;
   upstream: CallerUpstream;
   loaders: Loaders;
-  cursors: CursorCodec;
   calls: UpstreamCallLog;
 }
 
 export interface ContextDeps {
   client: UpstreamClient;
-  cursors: CursorCodec;
   requestDeadlineMs: number;
   /**
    * The most upstream calls one GraphQL request may make. query-cost.ts refuses operations
@@ -47,5 +44,5 @@ export function createContext(deps: ContextDeps, request: Request): GatewayConte
     },
     onAttempt: (attempt) => calls.attempts.push(attempt),
   });
-  return { authorization, upstream, loaders: createLoaders(upstream), cursors: deps.cursors, calls };
+  return { authorization, upstream, loaders: createLoaders(upstream), calls };
 }

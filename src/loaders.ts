@@ -60,14 +60,32 @@ function eachKey<K, V>(load: (key: K) => Promise<V>) {
   return (keys: readonly K[]) => Promise.all(keys.map((key) => load(key).catch((error: Error) => error)));
 }
 
+/** The project id PostHog resolves to the key owner's current project. */
+export const CURRENT_PROJECT = '@current';
+
 export function createLoaders(upstream: CallerUpstream) {
   const get = async (path: string, query?: Record<string, string | number | undefined>) =>
     (await upstream.request({ method: 'GET', path, query })).body;
 
+  /**
+   * What `@current` stands for in this request, once known. Global ids and cursors never hold
+   * `@current` (it means another project for another key), so it is resolved when one is needed:
+   * from the team_id of a config read through it, else by GET /api/projects/@current/.
+   */
+  let currentProjectId: string | null = null;
+  const learnProject = (record: ConfigRecord) => {
+    if (record.projectId === CURRENT_PROJECT && currentProjectId === null && record.teamId !== null) {
+      currentProjectId = String(record.teamId);
+    }
+    return record;
+  };
+
   /** Always a GET of the config itself: the one answer that carries every field. */
   const retrieveConfig = new DataLoader<ConfigKey, ConfigRecord, string>(
     eachKey(async (key) =>
-      normalizeConfig(await get(PATHS.config(key.projectId, key.id)), key.projectId, 'retrieve'),
+      learnProject(
+        normalizeConfig(await get(PATHS.config(key.projectId, key.id)), key.projectId, 'retrieve'),
+      ),
     ),
     { cacheKeyFn: configKey },
   );
@@ -97,6 +115,7 @@ export function createLoaders(upstream: CallerUpstream) {
 
   /** After a write: the upstream's answer replaces whatever this request held. */
   const replaceConfig = (record: ConfigRecord) => {
+    learnProject(record);
     const key = { projectId: record.projectId, id: record.databaseId };
     forgetConfig(key);
     config.prime(key, record);
@@ -114,6 +133,7 @@ export function createLoaders(upstream: CallerUpstream) {
       const body = await get(PATHS.configs(projectId), { limit, offset });
       const page = normalizeOffsetPage(body, (raw) => normalizeConfig(raw, projectId, 'list'));
       for (const record of page.results) {
+        learnProject(record);
         const key = configKey({ projectId, id: record.databaseId });
         if (!listed.has(key)) listed.set(key, record);
       }
@@ -143,6 +163,13 @@ export function createLoaders(upstream: CallerUpstream) {
   const project = new DataLoader<string, ProjectRecord>(
     eachKey(async (projectId) => normalizeProject(await get(PATHS.project(projectId)), projectId)),
   );
+
+  /** The numeric id of a project as addressed; only `@current` may cost a call, once a request. */
+  const numericProjectId = (projectId: string): string | Promise<string> => {
+    if (projectId !== CURRENT_PROJECT) return projectId;
+    if (currentProjectId !== null) return currentProjectId;
+    return project.load(CURRENT_PROJECT).then((record) => (currentProjectId ??= record.id!));
+  };
 
   const projectPage = new DataLoader<PageKey, OffsetPage<ProjectRecord>, string>(
     eachKey(async ({ limit, offset }) => {
@@ -207,6 +234,7 @@ export function createLoaders(upstream: CallerUpstream) {
     listsSettled,
     isListed,
     project,
+    numericProjectId,
     projectPage,
     activityPage,
     importantChanges,

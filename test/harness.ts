@@ -42,10 +42,19 @@ export interface HarnessOptions {
   env?: Record<string, string>;
 }
 
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const upstream = await startReferenceUpstream({ dialect: options.dialect ?? 'spec', ...options.upstream });
-  const config = loadConfig({ UPSTREAM_URL: upstream.url, ...options.env });
-  const client = createUpstreamClient(config, upstream.url);
+export interface GatewayServer {
+  url: string;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A gateway on a real HTTP server on port 0, in front of `upstreamUrl`. */
+export async function startGatewayServer(
+  upstreamUrl: string,
+  env: Record<string, string> = {},
+): Promise<GatewayServer> {
+  const config = loadConfig({ UPSTREAM_URL: upstreamUrl, ...env });
+  const client = createUpstreamClient(config, upstreamUrl);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -56,7 +65,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const gateway = createGateway(config, { client, logger: createLogger('info', sink) });
   const server: Server = createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    logs,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await client.close();
+    },
+  };
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const upstream = await startReferenceUpstream({ dialect: options.dialect ?? 'spec', ...options.upstream });
+  const gateway = await startGatewayServer(upstream.url, options.env);
+  const { url, logs } = gateway;
 
   async function post(body: string, headers: Record<string, string> = {}): Promise<GqlAnswer> {
     const response = await fetch(url, {
@@ -87,9 +110,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ),
     reset: () => upstream.reset(),
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await client.close();
+      await gateway.close();
       await upstream.close();
     },
   };

@@ -2,11 +2,13 @@
 // bookmark mutation.
 import type { GatewayContext } from '../context.ts';
 import type { ActivityFilters } from '../loaders.ts';
+import { mapMaybePromise } from '../maybe-promise.ts';
 import { isNotFound } from '../upstream/errors.ts';
 import { PATHS, validateProjectId } from '../upstream/paths.ts';
 import { type ActivityEntryRecord, normalizeEntry } from '../upstream/types.ts';
 import { builder } from './builder.ts';
-import { type ConnectionArgs, cursorConnection } from './pagination.ts';
+import { cursorConnection } from './cursor-connection.ts';
+import type { ConnectionArgs } from './pagination.ts';
 import {
   ActivityLogEntryRef,
   ActivityUserRef,
@@ -127,7 +129,8 @@ export const ActivityLogConnection = builder.connectionObject(
   {
     type: ActivityLogEntryRef,
     name: 'ActivityLogConnection',
-    description: 'Activity log entries, newest first, as a forward-only Relay connection.',
+    description:
+      'Activity log entries, newest first, as a Relay connection (first/after forward, last/before backward).',
   },
   { name: 'ActivityLogEdge', description: 'An activity log entry and its cursor.' },
 );
@@ -139,16 +142,13 @@ export function activityConnection(
   filters: ActivityFilters,
   args: ConnectionArgs,
 ) {
-  const listKey = JSON.stringify([
-    projectId,
-    filters.scope ?? null,
-    filters.itemId ?? null,
-    filters.userId ?? null,
-  ]);
+  // The cursor names the numeric project and the filters: it is refused by any other list.
+  const list = () =>
+    mapMaybePromise(ctx.loaders.numericProjectId(projectId), (id) =>
+      JSON.stringify(['activity', id, filters.scope ?? null, filters.itemId ?? null, filters.userId ?? null]),
+    );
   return cursorConnection<ActivityEntryRecord>(
-    ctx,
-    'activity',
-    listKey,
+    list,
     args,
     (entry) => entry.id,
     (cursor) => ctx.loaders.activityPage.load({ projectId, cursor, filters }),
@@ -178,7 +178,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: ActivityLogEntryRef,
       nullable: true,
       description:
-        'The project’s activity log, newest first. Filters go to the upstream as scope, item_id and user. Pages forward only.',
+        'The project’s activity log, newest first. Filters go to the upstream as scope, item_id and user. Pages forward (first/after) and backward (last/before); `last` without `before` reads to the end of the log.',
       args: {
         scope: t.arg.string({ description: 'Only entries of this scope, e.g. PluginConfig.' }),
         itemId: t.arg.string({ description: 'Only entries about this item id (exact).' }),

@@ -1,6 +1,7 @@
 // DestinationConfig, its connection, the Project fields that reach it, and its mutations.
 import type { GatewayContext } from '../context.ts';
 import type { ConfigKey } from '../loaders.ts';
+import { mapMaybePromise } from '../maybe-promise.ts';
 import { type ConfigWrite, configWriteBody } from '../upstream/config-body.ts';
 import { badUserInput, isNotFound } from '../upstream/errors.ts';
 import { PATHS, validateConfigId, validateProjectId } from '../upstream/paths.ts';
@@ -8,7 +9,7 @@ import { type ConfigRecord, normalizeConfig } from '../upstream/types.ts';
 import { ActivityLogConnection, activityConnection, CONFIG_SCOPE } from './activity-log.ts';
 import { builder } from './builder.ts';
 import { configGlobalId, decodeConfigGlobalId } from './global-id.ts';
-import { offsetConnection } from './pagination.ts';
+import { offsetConnection } from './offset-connection.ts';
 import { projectRecord } from './project.ts';
 import {
   ActivityLogEntryRef,
@@ -19,6 +20,10 @@ import {
 } from './refs.ts';
 
 const keyOf = (config: ConfigRecord): ConfigKey => ({ projectId: config.projectId, id: config.databaseId });
+
+/** The name the cursors of a project's config list carry: the numeric project id, never `@current`. */
+const configsList = (ctx: GatewayContext, projectId: string) => () =>
+  mapMaybePromise(ctx.loaders.numericProjectId(projectId), (id) => `configs:${id}`);
 
 /** A field some answers leave out: read from the record, or from a retrieve of the config. */
 async function fullField<K extends 'pluginInfo' | 'deliveryRate24h'>(
@@ -36,7 +41,11 @@ async function fullField<K extends 'pluginInfo' | 'deliveryRate24h'>(
 builder.node(DestinationConfigRef, {
   description:
     'A pipeline destination config: a plugin, its settings and its place in the project’s pipeline.',
-  id: { resolve: (config) => `${config.projectId}:${config.databaseId}` },
+  // One id whatever path reached the config: `@current` is resolved to the numeric project id.
+  id: {
+    resolve: (config, _args, ctx) =>
+      mapMaybePromise(ctx.loaders.numericProjectId(config.projectId), (id) => `${id}:${config.databaseId}`),
+  },
   isTypeOf: isRecordOf('DestinationConfig'),
   fields: (t) => ({
     databaseId: t.exposeInt('databaseId', { description: 'The config’s integer id upstream.' }),
@@ -163,7 +172,7 @@ builder.objectFields(ProjectRef, (t) => ({
       description:
         'The project’s destination configs in the upstream’s order (first/after and last/before over its limit/offset list).',
       resolve: (project, args, ctx) =>
-        offsetConnection(ctx, `configs:${project.projectId}`, args, (limit, offset) =>
+        offsetConnection(configsList(ctx, project.projectId), args, (limit, offset) =>
           ctx.loaders.listConfigs({ projectId: project.projectId, limit, offset }),
         ),
     },
@@ -334,6 +343,13 @@ const RearrangePayload = builder
     }),
   });
 
+/** Whether two project ids, either of which may be `@current`, name one project. */
+async function sameProject(ctx: GatewayContext, a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const [x, y] = await Promise.all([ctx.loaders.numericProjectId(a), ctx.loaders.numericProjectId(b)]);
+  return x === y;
+}
+
 function notNull<T>(value: T | null | undefined, field: string): T | undefined {
   if (value === null)
     throw badUserInput(`\`${field}\` cannot be null; leave it out to keep the current value.`, { field });
@@ -424,12 +440,11 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: DeleteInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
+      // Known before the write, so that nothing can fail after the upstream has acted.
+      const deletedId = configGlobalId(await ctx.loaders.numericProjectId(projectId), databaseId);
       await ctx.upstream.request({ method: 'DELETE', path: PATHS.config(projectId, databaseId) });
       ctx.loaders.forgetConfig({ projectId, id: databaseId });
-      return {
-        clientMutationId: input.clientMutationId ?? null,
-        deletedId: configGlobalId(projectId, databaseId),
-      };
+      return { clientMutationId: input.clientMutationId ?? null, deletedId };
     },
   }),
   runDestinationConfigJob: t.field({
@@ -473,7 +488,7 @@ builder.mutationFields((t) => ({
       for (const [index, entry] of input.orders.entries()) {
         const field = `orders[${index}].id`;
         const decoded = decodeConfigGlobalId(entry.id, field);
-        if (decoded.projectId !== projectId) {
+        if (!(await sameProject(ctx, decoded.projectId, projectId))) {
           throw badUserInput(`${field} is a config of project ${decoded.projectId}, not of ${projectId}.`, {
             field,
           });

@@ -2,10 +2,9 @@
 // decoded on its own, so in `nodes` a bad id nulls only its own item (with BAD_USER_INPUT).
 import { type FragmentDefinitionNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import type { GatewayContext } from '../context.ts';
-import { isNotFound } from '../upstream/errors.ts';
+import { isOutOfReach } from '../upstream/errors.ts';
 import { builder } from './builder.ts';
 import { decodeGlobalId, type GlobalId } from './global-id.ts';
-import { projectRecord } from './project.ts';
 
 /** Below this many configs of one project, one retrieve each beats reading list pages. */
 const LIST_PREFETCH_MIN_IDS = 3;
@@ -13,13 +12,13 @@ const LIST_PAGE_SIZE = 100;
 /** Fields a list answer may not carry (PostHog leaves plugin_info out of lists). */
 const FIELDS_LISTS_LACK = new Set(['pluginInfo']);
 
+/** The object behind an id, or null when the caller's key cannot reach it (one call at most). */
 async function loadNode(ctx: GatewayContext, id: GlobalId) {
-  // A Project, as project(projectId:), asks the upstream nothing until a field needs it.
-  if (id.typename === 'Project') return projectRecord(id.projectId);
   try {
+    if (id.typename === 'Project') return await ctx.loaders.project.load(id.projectId);
     return await ctx.loaders.config.load({ projectId: id.projectId, id: id.databaseId });
   } catch (error) {
-    if (isNotFound(error)) return null;
+    if (isOutOfReach(error)) return null;
     throw error;
   }
 }
@@ -87,7 +86,8 @@ builder.queryFields((t) => ({
   node: t.field({
     type: builder.nodeInterfaceRef(),
     nullable: true,
-    description: 'A Project or DestinationConfig by its global id; null when the upstream no longer has it.',
+    description:
+      'A Project or DestinationConfig by its global id; null when it does not exist or the caller’s key cannot reach it.',
     args: { id: t.arg.id({ required: true, description: 'A global id, as returned in `id`.' }) },
     resolve: (_root, args, ctx) => loadNode(ctx, decodeGlobalId(args.id)),
   }),

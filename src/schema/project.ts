@@ -3,14 +3,17 @@
 import { validateProjectId } from '../upstream/paths.ts';
 import type { ProjectRecord } from '../upstream/types.ts';
 import { builder } from './builder.ts';
-import { offsetConnection } from './pagination.ts';
+import { offsetConnection } from './offset-connection.ts';
 import { isRecordOf, ProjectRef } from './refs.ts';
+
+const PROJECTS_LIST = () => 'projects';
 
 export const projectRecord = (projectId: string): ProjectRecord => ({ __typename: 'Project', projectId });
 
 builder.node(ProjectRef, {
   description: 'A PostHog project: the scope of destination configs and of an activity log.',
-  id: { resolve: (project) => project.projectId },
+  // Always the numeric id: `@current` means another project for another key.
+  id: { resolve: (project, _args, ctx) => ctx.loaders.numericProjectId(project.projectId) },
   isTypeOf: isRecordOf('Project'),
   fields: (t) => ({
     projectId: t.exposeString('projectId', {
@@ -50,7 +53,7 @@ builder.queryFields((t) => ({
       nullable: true,
       description: 'The projects the caller’s key can see (GET /api/projects/).',
       resolve: (_root, args, ctx) =>
-        offsetConnection(ctx, 'projects', args, (limit, offset) =>
+        offsetConnection(PROJECTS_LIST, args, (limit, offset) =>
           ctx.loaders.projectPage.load({ limit, offset }),
         ),
     },

@@ -131,3 +131,13 @@ export function isRetryableTransportError(error: unknown): boolean {
 
 export const isNotFound = (error: unknown) =>
   error instanceof GraphQLError && error.extensions.code === 'NOT_FOUND';
+
+/**
+ * Not there for this key: a 404, or a 403 that names no missing scope (PostHog's "You don't have
+ * access to the project."). A 403 for a missing scope is the key's limit, and stays an error.
+ */
+export const isOutOfReach = (error: unknown) =>
+  isNotFound(error) ||
+  (error instanceof GraphQLError &&
+    error.extensions.code === 'FORBIDDEN' &&
+    error.extensions.requiredScope === undefined);

@@ -13,6 +13,8 @@ export interface ProjectRecord {
   readonly __typename: 'Project';
   /** As the caller addressed it: an integer id or `@current`. */
   projectId: string;
+  /** The numeric id, once an answer about the project carried it (what `@current` stands for). */
+  id?: string;
   /** undefined until an answer about the project carried it. */
   name?: string | null;
 }
@@ -78,6 +80,8 @@ export interface CursorPage<T> {
   results: T[];
   /** Read from the `next` link's cursor; null when there is no next page. */
   nextCursor: string | null;
+  /** Read from the `previous` link's cursor; null when this is the first page. */
+  previousCursor: string | null;
 }
 
 type Wire = Record<string, unknown>;
@@ -164,11 +168,8 @@ export function normalizeEntry(raw: unknown, projectId: string): ActivityEntryRe
 
 export function normalizeProject(raw: unknown, projectId?: string): ProjectRecord {
   const w = asObject(raw);
-  return {
-    __typename: 'Project',
-    projectId: projectId ?? String(required(int(w.id))),
-    name: str(w.name),
-  };
+  const id = String(required(int(w.id)));
+  return { __typename: 'Project', projectId: projectId ?? id, id, name: str(w.name) };
 }
 
 export function normalizeOffsetPage<T>(raw: unknown, item: (raw: unknown) => T): OffsetPage<T> {
@@ -184,7 +185,11 @@ export function normalizeOffsetPage<T>(raw: unknown, item: (raw: unknown) => T):
 export function normalizeCursorPage<T>(raw: unknown, item: (raw: unknown) => T): CursorPage<T> {
   const w = asObject(raw);
   if (!Array.isArray(w.results)) throw malformedUpstreamBody();
-  return { results: w.results.map(item), nextCursor: cursorFromLink(w.next) };
+  return {
+    results: w.results.map(item),
+    nextCursor: cursorFromLink(w.next),
+    previousCursor: cursorFromLink(w.previous),
+  };
 }
 
 /** important_changes: one entry (interface.md), a list, or PostHog's `{results, last_read}`. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, type Harness, startHarness } from '../harness.ts';
 
-const LOG = `query Log($first: Int, $after: String, $scope: String, $itemId: String, $userId: Int) {
+const LOG = `query Log($first: Int, $after: String, $last: Int, $before: String, $scope: String, $itemId: String, $userId: Int) {
   project(projectId: "1") {
-    activityLog(first: $first, after: $after, scope: $scope, itemId: $itemId, userId: $userId) {
+    activityLog(first: $first, after: $after, last: $last, before: $before, scope: $scope, itemId: $itemId, userId: $userId) {
       edges { cursor node { id scope itemId activity createdAt unread user { id databaseId email } } }
       pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     }
@@ -109,25 +109,89 @@ describe.each(DIALECTS)('activity log through the gateway, %s dialect', (dialect
     expect(new Set(all).size).toBe(all.length);
   });
 
-  it('refuses a cursor of another list, a tampered cursor, and last/before, with no upstream call', async () => {
+  it('refuses a cursor of another list, a malformed cursor, and first with last, with no upstream call', async () => {
     const page = await log({ first: 2 });
     h.upstream.clearRequests();
     const cursor: string = page.pageInfo.endCursor;
-    const tampered = `${cursor.slice(0, 10)}${cursor[10] === 'A' ? 'B' : 'A'}${cursor.slice(11)}`;
+    const [, upstreamCursor, index, entryId] = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    const reencoded = (fields: unknown[]) => Buffer.from(JSON.stringify(fields)).toString('base64url');
+    const list = JSON.parse(Buffer.from(cursor, 'base64url').toString())[0];
     for (const variables of [
       { after: cursor, scope: 'Insight' },
-      { after: tampered },
+      { before: cursor, last: 2, itemId: '7' },
+      { after: `${cursor}x` },
+      { after: `${cursor}=` },
       { after: 'bm90IGEgY3Vyc29y' },
+      { after: reencoded([list, 'not a cursor!', index, entryId]) },
+      { after: reencoded([list, upstreamCursor, -1, entryId]) },
+      { after: reencoded([list, upstreamCursor, index]) },
+      { after: reencoded([list.replace('"1"', '"2"'), upstreamCursor, index, entryId]) },
     ]) {
       const { body } = await h.gql(LOG, variables);
-      expect(body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
+      const field = 'after' in variables ? 'after' : 'before';
+      expect(body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
     }
-    const backwards = await h.gql(
-      '{ project(projectId: "1") { activityLog(last: 5) { edges { cursor } } } }',
+    const both = await h.gql(
+      '{ project(projectId: "1") { activityLog(first: 5, last: 5) { edges { cursor } } } }',
     );
-    expect(backwards.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(backwards.body.errors[0].message).toMatch(/forward only/);
+    expect(both.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(h.upstreamCalls()).toHaveLength(0);
+  });
+
+  it('walks all 260 entries backward: the forward walk reversed, no gap, no duplicate', async () => {
+    const forward: string[] = [];
+    for (let after: string | null = null; ; ) {
+      const conn = await log({ first: 100, after });
+      forward.push(...entryIds(conn));
+      if (!conn.pageInfo.hasNextPage) break;
+      after = conn.pageInfo.endCursor;
+    }
+    const backward: string[] = [];
+    let pages = 0;
+    let conn = await log({ last: 45 });
+    expect(conn.pageInfo.hasNextPage).toBe(false);
+    for (;;) {
+      pages++;
+      backward.unshift(...entryIds(conn));
+      if (!conn.pageInfo.hasPreviousPage) break;
+      expect(conn.pageInfo.hasNextPage).toBe(pages > 1);
+      conn = await log({ last: 45, before: conn.pageInfo.startCursor });
+    }
+    expect(pages).toBe(Math.ceil(260 / 45));
+    expect(backward).toEqual(forward);
+    expect(new Set(backward).size).toBe(260);
+  });
+
+  it('pages backward from any edge, mid-page included, with the right hasPreviousPage', async () => {
+    const whole = await log({ first: 100 });
+    const ids = entryIds(whole);
+    const before37 = await log({ last: 10, before: whole.edges[37].cursor });
+    expect(entryIds(before37)).toEqual(ids.slice(27, 37));
+    expect(before37.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
+    const top = await log({ last: 10, before: whole.edges[4].cursor });
+    expect(entryIds(top)).toEqual(ids.slice(0, 4));
+    expect(top.pageInfo.hasPreviousPage).toBe(false);
+    // Across an upstream page boundary, back through the page's `previous` link.
+    const next = await log({ first: 30, after: whole.pageInfo.endCursor });
+    const across = await log({ last: 20, before: next.edges[5].cursor });
+    expect(entryIds(across)).toEqual([...ids.slice(85), ...entryIds(next).slice(0, 5)]);
+    expect(across.pageInfo.hasPreviousPage).toBe(true);
+    // Forward again from an edge that was reached backward.
+    const again = await log({ first: 10, after: across.edges[0].cursor });
+    expect(entryIds(again)).toEqual(ids.slice(86, 96));
+  });
+
+  it('follows only the upstream’s own links backward: every cursor sent was written by the upstream', async () => {
+    const first = await log({ first: 100 });
+    const second = await log({ first: 100, after: first.pageInfo.endCursor });
+    h.upstream.clearRequests();
+    await log({ last: 50, before: second.edges[10].cursor });
+    const sent = h.upstreamCalls().map((c) => new URLSearchParams(c.query).get('cursor'));
+    expect(sent).toHaveLength(2);
+    for (const cursor of sent) {
+      const text = Buffer.from(cursor!, 'base64').toString();
+      expect(text).toMatch(/^(r=1&)?p=/);
+    }
   });
 
   it('lists a config’s own activity', async () => {

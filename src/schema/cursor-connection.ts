@@ -1,0 +1,166 @@
+// The upstream's cursor list (newest first, 100 a page, with `next` and `previous` links) as a
+// Relay connection that pages both ways. The gateway never builds an upstream cursor: it follows
+// only those the upstream wrote into `next` and `previous`.
+//
+// An edge's cursor remembers the upstream page it came from (by the upstream cursor that read
+// it), its index there and the entry's id. Paging resumes at any edge, mid-page included, and an
+// entry pushed down the first page by newer ones is found again by its id.
+import { badUserInput } from '../upstream/errors.ts';
+import type { CursorPage } from '../upstream/types.ts';
+import { decodeCursor, indexField, invalidCursor } from './cursors.ts';
+import {
+  type Connection,
+  type ConnectionArgs,
+  checkPageSize,
+  DEFAULT_PAGE_SIZE,
+  Edge,
+  type ListName,
+  PageInfo,
+} from './pagination.ts';
+
+/** How many upstream pages one connection may read (a loop guard, and the budget's figure). */
+export const MAX_UPSTREAM_PAGES = 10;
+const UPSTREAM_CURSOR = /^[A-Za-z0-9+/=]{1,2000}$/;
+
+interface Position {
+  /** The upstream cursor that read the entry's page; null for the first page. */
+  upstreamCursor: string | null;
+  index: number;
+  entryId: string;
+}
+
+type FetchPage<T> = (upstreamCursor: string | null) => Promise<CursorPage<T>>;
+
+interface Walk<T> {
+  list: ListName;
+  idOf: (item: T) => string;
+  fetchPage: FetchPage<T>;
+}
+
+function decodePosition(list: string, cursor: string, argument: string): Position {
+  const fields = decodeCursor(cursor, list, argument);
+  const [upstreamCursor, index, entryId] = fields;
+  if (fields.length !== 3) throw invalidCursor(argument);
+  if (
+    upstreamCursor !== null &&
+    (typeof upstreamCursor !== 'string' || !UPSTREAM_CURSOR.test(upstreamCursor))
+  ) {
+    throw invalidCursor(argument);
+  }
+  if (typeof entryId !== 'string' || entryId.length === 0 || entryId.length > 200)
+    throw invalidCursor(argument);
+  return { upstreamCursor, index: indexField(index, argument, 10_000), entryId };
+}
+
+/** Where a position's entry is in its page: found by id, else where it was. */
+function locate<T>(walk: Walk<T>, page: CursorPage<T>, position: Position): number {
+  const found = page.results.findIndex((item) => walk.idOf(item) === position.entryId);
+  return found >= 0 ? found : Math.min(position.index, page.results.length);
+}
+
+const edgeOf = <T>(walk: Walk<T>, node: T, upstreamCursor: string | null, index: number) =>
+  new Edge(node, walk.list, [upstreamCursor, index, walk.idOf(node)]);
+
+/** `first` entries after `after` (or from the top), stopping at `before`. */
+async function forward<T>(walk: Walk<T>, first: number, after: Position | null, before: Position | null) {
+  let upstreamCursor = after?.upstreamCursor ?? null;
+  let page = await walk.fetchPage(upstreamCursor);
+  let index = after ? locate(walk, page, after) + 1 : 0;
+  const edges: Edge<T>[] = [];
+  let reachedBefore = false;
+  for (let pages = 1; ; pages++) {
+    for (; edges.length < first && index < page.results.length; index++) {
+      const node = page.results[index]!;
+      if (before && walk.idOf(node) === before.entryId) {
+        reachedBefore = true;
+        break;
+      }
+      edges.push(edgeOf(walk, node, upstreamCursor, index));
+    }
+    const next = page.nextCursor;
+    if (reachedBefore || edges.length >= first || !next || next === upstreamCursor) break;
+    if (pages >= MAX_UPSTREAM_PAGES) break;
+    upstreamCursor = next;
+    index = 0;
+    page = await walk.fetchPage(upstreamCursor);
+  }
+  const hasNextPage = reachedBefore || index < page.results.length || page.nextCursor !== null;
+  return { edges, pageInfo: new PageInfo(edges, after !== null, hasNextPage) };
+}
+
+/** `last` entries before `before`, stopping at `after`: back through the `previous` links. */
+async function backward<T>(walk: Walk<T>, last: number, before: Position, after: Position | null) {
+  let upstreamCursor = before.upstreamCursor;
+  let page = await walk.fetchPage(upstreamCursor);
+  let index = locate(walk, page, before);
+  const newestLast: Edge<T>[] = [];
+  let reachedAfter = false;
+  for (let pages = 1; ; pages++) {
+    for (; newestLast.length < last && index > 0; index--) {
+      const node = page.results[index - 1]!;
+      if (after && walk.idOf(node) === after.entryId) {
+        reachedAfter = true;
+        break;
+      }
+      newestLast.push(edgeOf(walk, node, upstreamCursor, index - 1));
+    }
+    const previous = page.previousCursor;
+    if (reachedAfter || newestLast.length >= last || !previous || previous === upstreamCursor) break;
+    if (pages >= MAX_UPSTREAM_PAGES) break;
+    upstreamCursor = previous;
+    page = await walk.fetchPage(upstreamCursor);
+    index = page.results.length;
+  }
+  const edges = newestLast.reverse();
+  const hasPreviousPage = reachedAfter || index > 0 || page.previousCursor !== null;
+  // What follows is at least the `before` entry itself.
+  return { edges, pageInfo: new PageInfo(edges, hasPreviousPage, true) };
+}
+
+/**
+ * The `last` entries of the whole list (after `after`, when given). The upstream can only be
+ * read from the top, so this follows `next` links to the end, at most MAX_UPSTREAM_PAGES pages.
+ */
+async function tail<T>(walk: Walk<T>, last: number, after: Position | null) {
+  let upstreamCursor = after?.upstreamCursor ?? null;
+  let page = await walk.fetchPage(upstreamCursor);
+  const entries: { node: T; upstreamCursor: string | null; index: number }[] = [];
+  let index = after ? locate(walk, page, after) + 1 : 0;
+  for (let pages = 1; ; pages++) {
+    for (; index < page.results.length; index++) {
+      entries.push({ node: page.results[index]!, upstreamCursor, index });
+    }
+    const next = page.nextCursor;
+    if (!next || next === upstreamCursor) break;
+    if (pages >= MAX_UPSTREAM_PAGES) {
+      throw badUserInput(
+        `This list is longer than ${MAX_UPSTREAM_PAGES} upstream pages: page it backward from a \`before\` cursor, or forward with \`first\`.`,
+        { field: 'last' },
+      );
+    }
+    upstreamCursor = next;
+    index = 0;
+    page = await walk.fetchPage(upstreamCursor);
+  }
+  const kept = entries.slice(Math.max(0, entries.length - last));
+  const edges = kept.map((e) => edgeOf(walk, e.node, e.upstreamCursor, e.index));
+  return { edges, pageInfo: new PageInfo(edges, after !== null || entries.length > kept.length, false) };
+}
+
+export async function cursorConnection<T>(
+  list: ListName,
+  args: ConnectionArgs,
+  idOf: (item: T) => string,
+  fetchPage: FetchPage<T>,
+): Promise<Connection<T>> {
+  checkPageSize(args);
+  if (args.first != null && args.last != null) {
+    throw badUserInput('Pass `first` (forward) or `last` (backward), not both.', { field: 'last' });
+  }
+  const name = args.after != null || args.before != null ? await list() : '';
+  const after = args.after != null ? decodePosition(name, args.after, 'after') : null;
+  const before = args.before != null ? decodePosition(name, args.before, 'before') : null;
+  const walk: Walk<T> = { list, idOf, fetchPage };
+  if (args.last == null) return forward(walk, args.first ?? DEFAULT_PAGE_SIZE, after, before);
+  return before ? backward(walk, args.last, before, after) : tail(walk, args.last, after);
+}
