@@ -1,12 +1,11 @@
 // createGateway(config, deps) → the yoga instance. No side effects and no listening: main.ts
 // serves it over HTTP, tests call it through a real server on port 0.
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
 import { createMaskError, useStableErrorCodes } from './errors.ts';
+import { useGraphiQLPage } from './graphiql-page.ts';
 import { useLimits } from './limits/index.ts';
 import { createLogger, useOperationLog } from './operation-log.ts';
 import { schema } from './schema/index.ts';
@@ -63,17 +62,6 @@ query CombinedView($projectId: String! = "@current") {
 }
 `;
 
-/**
- * GraphiQL with its scripts inlined (yoga's default page loads them from a CDN, which a gateway
- * on a closed network cannot reach). The page is the same for every request: rendered once.
- */
-function graphiqlPage(options?: Parameters<typeof renderGraphiQL>[0]): string {
-  const key = JSON.stringify(options ?? {});
-  if (renderedPages.get(key) === undefined) renderedPages.set(key, renderGraphiQL(options));
-  return renderedPages.get(key)!;
-}
-const renderedPages = new Map<string, string>();
-
 export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const logger = deps.logger ?? createLogger(config.logLevel);
   // A masked error's detail goes to the log only: its message and stack, never the request.
@@ -91,16 +79,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     batching: false,
     cors: config.corsOrigins ? { origin: config.corsOrigins, credentials: false } : false,
     maskedErrors: { maskError },
-    renderGraphiQL: graphiqlPage,
-    graphiql: config.graphiql
-      ? {
-          title: 'Destinations GraphQL gateway',
-          defaultQuery: EXAMPLE_QUERY,
-          headers: deps.graphiqlDemoKey
-            ? JSON.stringify({ Authorization: `Bearer ${deps.graphiqlDemoKey}` })
-            : undefined,
-        }
-      : false,
+    // Served by useGraphiQLPage: compressed, cached, and rendered only when first asked for.
+    graphiql: false,
     context: ({ request }) =>
       createContext(
         {
@@ -111,10 +91,18 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
         request,
       ),
     plugins: [
+      config.graphiql &&
+        useGraphiQLPage('/graphql', {
+          title: 'Destinations GraphQL gateway',
+          defaultQuery: EXAMPLE_QUERY,
+          headers: deps.graphiqlDemoKey
+            ? JSON.stringify({ Authorization: `Bearer ${deps.graphiqlDemoKey}` })
+            : undefined,
+        }),
       useLimits(config.limits),
-      // Requests a browser could send cross-site without a preflight must carry this header
-      // (GraphiQL and JSON POSTs already are not "simple" requests).
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
+      // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
+      // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
+      // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.
       // Before the log, so that it records the codes callers see.
       useStableErrorCodes(),
       useOperationLog(logger),

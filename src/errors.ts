@@ -5,21 +5,21 @@
 // with no detail (the detail goes to the log).
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ERROR_CODES } from './upstream/errors.ts';
+import { ERROR_CODES, type ErrorCode } from './upstream/errors.ts';
 
 const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
 
 export type UnexpectedErrorReporter = (error: unknown) => void;
 
-/** The same error, located where it was, with the contract's BAD_USER_INPUT code. */
-function asBadUserInput(error: GraphQLError): GraphQLError {
+/** The same error, located where it was, with one of the stable codes. */
+function withCode(error: GraphQLError, code: ErrorCode): GraphQLError {
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
     originalError: error.originalError,
-    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+    extensions: { ...error.extensions, code },
   });
 }
 
@@ -32,8 +32,8 @@ export const createMaskError =
       const original = error.originalError;
       if (error.path === undefined && (original == null || original instanceof GraphQLError)) {
         // Raised by graphql-js or yoga about the request itself (its syntax, a variable that does
-        // not coerce), not by a resolver: the caller's input.
-        return asBadUserInput(error);
+        // not coerce, its HTTP method), not by a resolver.
+        return asRequestError(error);
       }
     }
     reportUnexpected(error);
@@ -48,11 +48,23 @@ export const createMaskError =
 /** graphql-js and yoga's own codes for a request they refused; to callers, that is bad input. */
 const REQUEST_ERROR_CODES = new Set(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'BAD_REQUEST']);
 
+/** Protocol refusals are not bad input: they say what was wrong with the HTTP request. */
+const PROTOCOL_CODES: Record<number, ErrorCode> = {
+  405: 'METHOD_NOT_ALLOWED',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+/** An error about the request itself: a protocol refusal by its HTTP status, else bad input. */
+function asRequestError(error: GraphQLError): GraphQLError {
+  const status = (error.extensions?.http as { status?: number } | undefined)?.status;
+  return withCode(error, (status !== undefined && PROTOCOL_CODES[status]) || 'BAD_USER_INPUT');
+}
+
 function withStableCode(error: GraphQLError): GraphQLError {
   const code = error.extensions?.code;
   if (KNOWN_CODES.has(code)) return error;
   if (code !== undefined && !REQUEST_ERROR_CODES.has(code as string)) return error;
-  return asBadUserInput(error);
+  return asRequestError(error);
 }
 
 /**

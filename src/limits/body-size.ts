@@ -47,7 +47,10 @@ export function limitedBodyParser(limit: number) {
     if (text instanceof Response) return text;
     if (/^application\/graphql(?!\+)/i.test(contentType)) return { query: text };
     if (!/^application\/(graphql-response\+)?json|^application\/graphql\+json/i.test(contentType)) {
-      return errorResponse(415, codedError('BAD_USER_INPUT', 'Send the request as application/json.'));
+      return errorResponse(
+        415,
+        codedError('UNSUPPORTED_MEDIA_TYPE', 'Send the request as application/json.'),
+      );
     }
     let body: unknown;
     try {

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_ERROR',
   'QUERY_TOO_COMPLEX',
+  'METHOD_NOT_ALLOWED',
+  'UNSUPPORTED_MEDIA_TYPE',
   'INTERNAL_SERVER_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

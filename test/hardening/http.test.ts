@@ -1,4 +1,4 @@
-// The HTTP surface: no mutation over GET, CSRF prevention, CORS off unless allowed, no batching,
+// The HTTP surface: queries over GET, no mutation over GET, CORS off unless allowed, no batching,
 // cancellation when the client goes away, a bounded number of upstream sockets, and logs that
 // never carry a key.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,24 +21,33 @@ describe('HTTP behaviour', () => {
     });
 
   it('refuses a mutation over GET, with no upstream call', async () => {
-    const response = await get('mutation { deleteDestinationConfig(input: { id: "x" }) { deletedId } }', {
-      'x-graphql-yoga-csrf': '1',
-    });
+    const response = await get('mutation { deleteDestinationConfig(input: { id: "x" }) { deletedId } }');
     expect(response.status).toBe(405);
     const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
-    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(body.errors[0].extensions.code).toBe('METHOD_NOT_ALLOWED');
     expect(h.upstreamCalls()).toHaveLength(0);
   });
 
-  it('requires a CSRF header on GET, and serves a GET query that has one', async () => {
+  it('serves a query over GET with no extra header (urql’s default)', async () => {
     const simple = await get('{ project(projectId: "1") { name } }');
-    expect(simple.status).toBe(403);
-    expect(h.upstreamCalls()).toHaveLength(0);
-    const preflighted = await get('{ project(projectId: "1") { name } }', { 'x-graphql-yoga-csrf': '1' });
-    expect(await preflighted.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
+    expect(simple.status).toBe(200);
+    expect(await simple.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
   });
 
-  it('refuses form and text bodies a browser could send cross-site', async () => {
+  it('answers other methods with METHOD_NOT_ALLOWED, and no upstream call', async () => {
+    const response = await fetch(h.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer phx_full' },
+      body: JSON.stringify({ query: '{ project(projectId: "1") { name } }' }),
+    });
+    expect(response.status).toBe(405);
+    expect(
+      ((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code,
+    ).toBe('METHOD_NOT_ALLOWED');
+    expect(h.upstreamCalls()).toHaveLength(0);
+  });
+
+  it('refuses bodies that are not JSON with UNSUPPORTED_MEDIA_TYPE', async () => {
     for (const contentType of [
       'text/plain',
       'application/x-www-form-urlencoded',
@@ -48,7 +57,7 @@ describe('HTTP behaviour', () => {
         authorization: 'Bearer phx_full',
         'content-type': contentType,
       });
-      expect(status).toBeGreaterThanOrEqual(400);
+      expect(status).toBe(415);
     }
     expect(h.upstreamCalls()).toHaveLength(0);
   });
