@@ -3,7 +3,7 @@
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { createContext, type GatewayContext } from './context.ts';
+import { createContext, type GatewayContext, type NodeServerContext } from './context.ts';
 import { createMaskError, useStableErrorCodes } from './errors.ts';
 import { useGraphiQLPage } from './graphiql-page.ts';
 import { useLimits } from './limits/index.ts';
@@ -71,7 +71,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       'unexpected error',
     ),
   );
-  return createYoga<Record<string, unknown>, GatewayContext>({
+  return createYoga<NodeServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -81,7 +81,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     maskedErrors: { maskError },
     // Served by useGraphiQLPage: compressed, cached, and rendered only when first asked for.
     graphiql: false,
-    context: ({ request }) =>
+    context: ({ request, req, res }) =>
       createContext(
         {
           client: deps.client,
@@ -89,6 +89,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
           maxUpstreamCalls: config.limits.upstreamCalls,
         },
         request,
+        { req, res },
       ),
     plugins: [
       config.graphiql &&

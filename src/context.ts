@@ -1,9 +1,15 @@
-// The per-request context: the caller's key, an upstream client bound to it (deadline, abort
-// signal, call accounting) and fresh loaders. Nothing in it outlives the GraphQL request.
-
+// The per-request context: the caller's key, an upstream client bound to it (one abort signal,
+// the deadline, call accounting) and fresh loaders. Nothing in it outlives the GraphQL request.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tooComplex } from './limits/too-complex.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
-import type { CallerUpstream, UpstreamAttempt, UpstreamClient } from './upstream/client.ts';
+import {
+  type CallerUpstream,
+  ClientGone,
+  RequestDeadline,
+  type UpstreamAttempt,
+  type UpstreamClient,
+} from './upstream/client.ts';
 
 export interface UpstreamCallLog {
   /** Calls started (a retried call counts once). */
@@ -29,12 +35,45 @@ export interface ContextDeps {
   maxUpstreamCalls: number;
 }
 
-export function createContext(deps: ContextDeps, request: Request): GatewayContext {
+/** What node's HTTP server hands yoga besides the request (absent when called through fetch). */
+export interface NodeServerContext {
+  req?: IncomingMessage;
+  res?: ServerResponse;
+}
+
+/**
+ * One AbortController for all the upstream work of a GraphQL request: aborted with a
+ * RequestDeadline when the deadline passes and with a ClientGone when the client disconnects.
+ * (The request's own signal from @whatwg-node/server is not used for this: it stops firing once
+ * AbortSignal.any() has been called on it, so retries and waits went on for a caller long gone.)
+ */
+function requestSignal(deadlineMs: number, request: Request, server: NodeServerContext): AbortSignal {
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(new RequestDeadline('deadline')), deadlineMs);
+  deadline.unref();
+  const clientGone = () => {
+    clearTimeout(deadline);
+    if (!controller.signal.aborted) controller.abort(new ClientGone('client gone'));
+  };
+  const { res } = server;
+  if (res) {
+    res.once('close', () => (res.writableFinished ? clearTimeout(deadline) : clientGone()));
+  } else {
+    request.signal.addEventListener('abort', clientGone, { once: true });
+  }
+  return controller.signal;
+}
+
+export function createContext(
+  deps: ContextDeps,
+  request: Request,
+  server: NodeServerContext = {},
+): GatewayContext {
   const authorization = request.headers.get('authorization');
   const calls: UpstreamCallLog = { calls: 0, attempts: [] };
   const upstream = deps.client.forCaller({
     authorization: authorization && authorization.trim() !== '' ? authorization : null,
-    signal: request.signal,
+    signal: requestSignal(deps.requestDeadlineMs, request, server),
     deadline: Date.now() + deps.requestDeadlineMs,
     beforeCall: () => {
       if (calls.calls >= deps.maxUpstreamCalls) {

@@ -3,7 +3,7 @@ import type { GatewayContext } from '../context.ts';
 import type { ConfigKey } from '../loaders.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import { type ConfigWrite, configWriteBody } from '../upstream/config-body.ts';
-import { badUserInput, isNotFound } from '../upstream/errors.ts';
+import { badUserInput, isNotFound, writeAppliedButUnread } from '../upstream/errors.ts';
 import { PATHS, validateConfigId, validateProjectId } from '../upstream/paths.ts';
 import { type ConfigRecord, normalizeConfig } from '../upstream/types.ts';
 import { ActivityLogConnection, activityConnection, CONFIG_SCOPE } from './activity-log.ts';
@@ -200,7 +200,8 @@ builder.objectFields(ProjectRef, (t) => ({
 
 interface ConfigPayload {
   clientMutationId: string | null;
-  destinationConfig: ConfigRecord;
+  /** A promise when it is read again after the write: then only this field can fail. */
+  destinationConfig: ConfigRecord | Promise<ConfigRecord>;
 }
 
 function configPayload(name: string, description: string) {
@@ -469,10 +470,15 @@ builder.mutationFields((t) => ({
       });
       // PostHog answers 200 with an empty body; the interface document, with the config.
       const isConfig = answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body);
-      const destinationConfig = isConfig
-        ? normalizeConfig(answer.body, projectId, 'write')
-        : await rereadConfig(ctx, { projectId, id: databaseId });
-      if (isConfig) ctx.loaders.replaceConfig(destinationConfig);
+      if (isConfig) {
+        const destinationConfig = normalizeConfig(answer.body, projectId, 'write');
+        ctx.loaders.replaceConfig(destinationConfig);
+        return { clientMutationId: input.clientMutationId ?? null, destinationConfig };
+      }
+      // The job is queued whatever happens next: a failed re-read must not read as a failed job.
+      const destinationConfig = rereadConfig(ctx, { projectId, id: databaseId }).catch((error: unknown) => {
+        throw writeAppliedButUnread(error, 'The job was queued');
+      });
       return { clientMutationId: input.clientMutationId ?? null, destinationConfig };
     },
   }),

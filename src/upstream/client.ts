@@ -1,19 +1,22 @@
 // The only code that speaks HTTP to the REST upstream. One keep-alive undici Pool per upstream
 // origin, bounded in connections (requests beyond them wait in its queue). Every request:
 // - carries the caller's Authorization header exactly as received, to the configured origin only;
-// - runs under the GraphQL request's deadline and abort signal (a client that goes away cancels
-//   its upstream work);
+// - runs under the GraphQL request's one abort signal, which fires at its deadline or when its
+//   client goes away: after that no call, retry or wait starts, and calls in flight are cut;
 // - always consumes the response body, so the socket goes back to the pool;
 // - is retried only when it is a GET: on connection errors and 502/503/504 with exponential
 //   backoff and jitter, and on 429 when Retry-After fits in what is left of the deadline.
-//   POST, PATCH and DELETE are sent exactly once.
+//   POST, PATCH and DELETE are sent exactly once; when one fails after it may have reached the
+//   upstream, the error says its outcome is unknown.
 import type { GraphQLError } from 'graphql';
 import { Pool } from 'undici';
 import {
   isRetryableTransportError,
   malformedUpstreamBody,
+  mayHaveReachedUpstream,
   missingAuthorization,
   transportError,
+  unknownWriteOutcome,
   upstreamStatusError,
   upstreamTimeout,
 } from './errors.ts';
@@ -57,6 +60,10 @@ export interface UpstreamAttempt {
 export interface CallerOptions {
   /** The caller's Authorization header as received; null when they sent none. */
   authorization: string | null;
+  /**
+   * The GraphQL request's one signal: aborted with a RequestDeadline at its deadline, or with a
+   * ClientGone when its client disconnects.
+   */
   signal: AbortSignal;
   /** Epoch ms after which no upstream work is started or awaited. */
   deadline: number;
@@ -75,6 +82,26 @@ const BACKOFF_BASE_MS = 100;
 const BACKOFF_JITTER_MS = 100;
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 const USER_AGENT = 'destinations-graphql-gateway/0.1';
+
+/** The abort reason when a GraphQL request's deadline passes. */
+export class RequestDeadline extends Error {
+  override name = 'RequestDeadline';
+}
+
+/** The abort reason when the client of a GraphQL request goes away. */
+export class ClientGone extends Error {
+  override name = 'ClientGone';
+}
+
+/** Why nothing more may start for this caller, as the error a field gets; null while it may. */
+function stopped(caller: CallerOptions): GraphQLError | null {
+  if (caller.signal.aborted) {
+    return caller.signal.reason instanceof RequestDeadline
+      ? upstreamTimeout('the request deadline')
+      : transportError(caller.signal.reason, false);
+  }
+  return Date.now() >= caller.deadline ? upstreamTimeout('the request deadline') : null;
+}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -130,6 +157,8 @@ export class UpstreamClient {
 
   async request(call: UpstreamCall, caller: CallerOptions): Promise<UpstreamResponse> {
     if (!caller.authorization) throw missingAuthorization();
+    const before = stopped(caller);
+    if (before) throw before;
     caller.beforeCall?.(call);
     const attempts = call.method === 'GET' ? 1 + this.options.retries : 1;
     let last: AttemptFailure | null = null;
@@ -139,9 +168,9 @@ export class UpstreamClient {
           last.waitMs ?? BACKOFF_BASE_MS * 2 ** (attempt - 1) + Math.random() * BACKOFF_JITTER_MS;
         if (Date.now() + backoff >= caller.deadline) break;
         await sleep(backoff, caller.signal);
+        // A wait ends early when the request is aborted; what was learnt before it stands.
+        if (stopped(caller)) break;
       }
-      if (caller.signal.aborted) throw transportError(caller.signal.reason, false);
-      if (Date.now() >= caller.deadline) throw upstreamTimeout('the request deadline');
       const outcome = await this.attempt(call, caller);
       if (!(outcome instanceof AttemptFailure)) return outcome;
       last = outcome;
@@ -168,7 +197,6 @@ export class UpstreamClient {
       body = JSON.stringify(call.json);
     }
     const remaining = caller.deadline - Date.now();
-    const signal = AbortSignal.any([caller.signal, AbortSignal.timeout(Math.max(1, remaining))]);
     const started = performance.now();
     let status: number | null = null;
     try {
@@ -177,7 +205,7 @@ export class UpstreamClient {
         method: call.method,
         headers,
         body,
-        signal,
+        signal: caller.signal,
         headersTimeout: Math.min(this.options.headersTimeoutMs, Math.max(1, remaining)),
         bodyTimeout: this.options.bodyTimeoutMs,
       });
@@ -189,9 +217,13 @@ export class UpstreamClient {
       return { status, contentType, body: parseBody(text, contentType) };
     } catch (error) {
       if (error instanceof AttemptFailure) return error;
-      const deadlineHit = Date.now() >= caller.deadline - 1 && !caller.signal.aborted;
+      const deadlineHit =
+        caller.signal.reason instanceof RequestDeadline || Date.now() >= caller.deadline - 1;
       const retryable = call.method === 'GET' && status === null && isRetryableTransportError(error);
-      return new AttemptFailure(transportError(error, deadlineHit), retryable);
+      const failure = transportError(error, deadlineHit);
+      // A write cut after it may have reached the upstream may have been applied.
+      const unknown = call.method !== 'GET' && (deadlineHit || mayHaveReachedUpstream(error));
+      return new AttemptFailure(unknown ? unknownWriteOutcome(failure) : failure, retryable);
     } finally {
       caller.onAttempt?.({
         method: call.method,
@@ -217,7 +249,9 @@ export class UpstreamClient {
     }
     const retryAfter = retryAfterSeconds(retryAfterHeader);
     const error = upstreamStatusError(status, parsed, retryAfter);
-    if (call.method !== 'GET') return new AttemptFailure(error, false);
+    // A 4xx write was refused; after a 5xx nobody can say what the upstream did.
+    if (call.method !== 'GET')
+      return new AttemptFailure(status >= 500 ? unknownWriteOutcome(error) : error, false);
     if (status === 429) {
       // Wait out the rate limit only when the wait fits in the request's deadline.
       const fits = retryAfter !== null && Date.now() + retryAfter * 1000 < caller.deadline;

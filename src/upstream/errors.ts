@@ -112,10 +112,41 @@ export function transportError(error: unknown, deadlineHit: boolean): GraphQLErr
     return upstreamUnavailable('connection reset');
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return upstreamUnavailable('host not found');
-  if ((error as Error | null)?.name === 'AbortError' || code === 'UND_ERR_ABORTED') {
+  const name = (error as Error | null)?.name;
+  if (name === 'AbortError' || name === 'ClientGone' || code === 'UND_ERR_ABORTED') {
     return upstreamUnavailable('the request was cancelled');
   }
   return upstreamUnavailable('transport error');
+}
+
+/** Connection failures that happen before a request is sent: the upstream never saw it. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Whether a request that failed with this transport error may have reached the upstream. */
+export const mayHaveReachedUpstream = (error: unknown) =>
+  !NEVER_SENT_CODES.has((error as { code?: string } | null)?.code ?? '');
+
+/**
+ * A write that failed after it may have reached the upstream (cut by a timeout or a lost
+ * connection, or answered 5xx): it may have been applied, so retrying it blindly may apply it
+ * twice. The code stays; `writeOutcome: "unknown"` and the message say so.
+ */
+export function unknownWriteOutcome(error: GraphQLError): GraphQLError {
+  return new GraphQLError(
+    `${error.message} The upstream may have applied this change: read it again before retrying.`,
+    { extensions: { ...error.extensions, writeOutcome: 'unknown' } },
+  );
+}
+
+/**
+ * A write the upstream confirmed, whose result could not be read back: the change stands, so the
+ * caller must not repeat it. `writeOutcome: "applied"` says so; the code is the read's.
+ */
+export function writeAppliedButUnread(error: unknown, done: string): GraphQLError {
+  const read = error instanceof GraphQLError ? error : upstreamUnavailable('transport error');
+  return new GraphQLError(`${done}, but reading the config back failed: ${read.message} Do not repeat it.`, {
+    extensions: { ...read.extensions, writeOutcome: 'applied' },
+  });
 }
 
 /** Retryable for a GET: the failure happened before the upstream could act on it, or it says try again. */
