@@ -19,6 +19,10 @@ import {
   type ProjectRecord,
 } from './upstream/types.ts';
 
+/** Below this many configs of one project, one retrieve each beats reading list pages. */
+const LIST_PREFETCH_MIN_IDS = 3;
+const LIST_PAGE_SIZE = 100;
+
 export interface ConfigKey {
   projectId: string;
   id: number;
@@ -157,8 +161,46 @@ export function createLoaders(upstream: CallerUpstream) {
     await Promise.allSettled([...(pendingLists.get(projectId) ?? [])]);
   };
 
-  /** Whether a list answer of this request held the config. */
-  const isListed = (key: ConfigKey) => listed.has(configKey(key));
+  /**
+   * Many configs of one project cost fewer calls as list pages (100 a page) than as one retrieve
+   * each. Read the first page; read the rest only when fewer pages remain than ids still missing.
+   * What the pages do not hold (PostHog lists no soft-deleted config) is then retrieved alone.
+   */
+  const readFromLists = async (projectId: string, ids: number[]) => {
+    // Lists this request already holds or is reading count first.
+    await listsSettled(projectId);
+    const unknown = ids.filter((id) => !listed.has(configKey({ projectId, id })));
+    if (unknown.length < LIST_PREFETCH_MIN_IDS) return;
+    const first = await listConfigs({ projectId, limit: LIST_PAGE_SIZE, offset: 0 });
+    const missing = unknown.filter((id) => !listed.has(configKey({ projectId, id })));
+    const pagesLeft = Math.max(0, Math.ceil((first.count - LIST_PAGE_SIZE) / LIST_PAGE_SIZE));
+    if (missing.length === 0 || pagesLeft >= missing.length) return;
+    await Promise.all(
+      Array.from({ length: pagesLeft }, (_, i) =>
+        listConfigs({ projectId, limit: LIST_PAGE_SIZE, offset: (i + 1) * LIST_PAGE_SIZE }),
+      ),
+    );
+  };
+
+  /**
+   * Configs as `config` gives them, but a batch that needs several configs of one project reads
+   * list pages when that is fewer calls. For selections with no field that lists leave out
+   * (pluginInfo): those need a retrieve of each config anyway.
+   */
+  const configFromLists = new DataLoader<ConfigKey, ConfigRecord, string>(
+    async (keys) => {
+      const byProject = new Map<string, number[]>();
+      for (const key of keys) byProject.set(key.projectId, [...(byProject.get(key.projectId) ?? []), key.id]);
+      await Promise.all(
+        [...byProject].map(([projectId, ids]) =>
+          // A failed list read is not an answer: each config is then read, and fails, on its own.
+          readFromLists(projectId, ids).catch(() => undefined),
+        ),
+      );
+      return config.loadMany(keys);
+    },
+    { cacheKeyFn: configKey },
+  );
 
   const project = new DataLoader<string, ProjectRecord>(
     eachKey(async (projectId) => normalizeProject(await get(PATHS.project(projectId)), projectId)),
@@ -231,8 +273,7 @@ export function createLoaders(upstream: CallerUpstream) {
     replaceConfig,
     forgetConfig,
     listConfigs,
-    listsSettled,
-    isListed,
+    configFromLists,
     project,
     numericProjectId,
     projectPage,

@@ -3,9 +3,14 @@
 //
 // Cost: every field costs 1, and a field that returns many items (a connection's `first` or
 // `last`, 20 when neither is given; `nodes`' ids; a bounded list) multiplies the cost of what is
-// under it. Upstream calls: the same walk, counting the requests each field may make at worst
-// (a page of the activity log may continue into the next page; a config read from a list may
-// need a retrieve for `pluginInfo`). Loaders dedupe at run time, so real counts are lower.
+// under it. Upstream calls: the same walk, counting the requests each field makes as the loaders
+// really make them: a page of the activity log may continue into the next page; a config read
+// from a list may need a retrieve for `pluginInfo`; and an entry's `destinationConfig` is not a
+// call per entry but one batch per page of entries (loaders.ts: distinct ids, list pages of 100
+// when several configs of a project are needed), counted as CROSS_LINK_BATCH_CALLS at most.
+// The estimate runs before any call; a run-time backstop (context.ts) refuses any call past the
+// budget should a batch cost more (a project with many soft-deleted configs), and only the fields
+// past it fail.
 import {
   type DocumentNode,
   type FieldNode,
@@ -22,12 +27,29 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { MAX_UPSTREAM_PAGES } from '../schema/cursor-connection.ts';
 import { DEFAULT_PAGE_SIZE } from '../schema/pagination.ts';
+import { FIELDS_LISTS_LACK, selects } from '../schema/selection.ts';
 
 export interface OperationEstimate {
   cost: number;
   upstreamCalls: number;
 }
+
+/** A walk's result: also the cross-links still to batch (per item of the nearest list above). */
+interface Estimate extends OperationEstimate {
+  links: number;
+}
+
+/**
+ * What one batch of cross-links to configs costs: the activity page's distinct configs, read as
+ * list pages (the first, the rest when fewer than the ids missing) or retrieved when only a few.
+ */
+export const CROSS_LINK_BATCH_CALLS = 4;
+const ZERO: Estimate = { cost: 0, upstreamCalls: 0, links: 0 };
+
+/** Upstream calls of `links` cross-links resolved together. */
+const batchCalls = (links: number) => Math.min(links, CROSS_LINK_BATCH_CALLS);
 
 type Args = Record<string, unknown>;
 
@@ -85,8 +107,10 @@ function callsOf(
       return args.last != null && args.before == null ? 2 : 1;
     case 'Project.activityLog':
     case 'DestinationConfig.activity':
-      // The page, the next one when `first` runs past it, and the page `after` points into.
-      return args.after != null ? 3 : 2;
+      // Backward without `before` reads from the top to the end of the log.
+      if (args.last != null && args.before == null) return MAX_UPSTREAM_PAGES;
+      // The page a cursor points into, and the next (or previous) one when the page runs out.
+      return args.after != null || args.before != null ? 3 : 2;
     case 'DestinationConfig.deliveryRate24h':
       // Lists and retrieves carry it; a write's answer may not.
       return walk.isMutation ? 1 : 0;
@@ -97,24 +121,28 @@ function callsOf(
   }
 }
 
+/** An entry's config, read with the other entries' configs in one batch (not retrieved alone). */
+const isBatchedCrossLink = (walk: Walk, typeName: string, node: FieldNode) =>
+  typeName === 'ActivityLogEntry' &&
+  node.name.value === 'destinationConfig' &&
+  !selects(node.selectionSet, FIELDS_LISTS_LACK, walk.fragments);
+
 function fieldEstimate(
   walk: Walk,
   parent: GraphQLObjectType,
   node: FieldNode,
   underProjects: boolean,
-): OperationEstimate {
+): Estimate {
   const name = node.name.value;
-  if (name.startsWith('__')) return { cost: 0, upstreamCalls: 0 };
+  if (name.startsWith('__')) return ZERO;
   const field: GraphQLField<unknown, unknown> | undefined = parent.getFields()[name];
-  if (!field) return { cost: 0, upstreamCalls: 0 };
+  if (!field) return ZERO;
   let args: Args = {};
   try {
     args = getArgumentValues(field, node, walk.variables);
   } catch {
     // Invalid arguments fail validation or execution on their own; count the defaults.
   }
-  const own = callsOf(walk, parent.name, name, args, underProjects);
-  const multiplier = multiplierOf(parent.name, name, args);
   const below = node.selectionSet
     ? selectionEstimate(
         walk,
@@ -122,8 +150,23 @@ function fieldEstimate(
         node.selectionSet,
         underProjects || name === 'projects',
       )
-    : { cost: 0, upstreamCalls: 0 };
-  return { cost: 1 + multiplier * below.cost, upstreamCalls: own + multiplier * below.upstreamCalls };
+    : ZERO;
+  if (isBatchedCrossLink(walk, parent.name, node)) {
+    return { cost: 1 + below.cost, upstreamCalls: below.upstreamCalls, links: 1 + below.links };
+  }
+  const own = callsOf(walk, parent.name, name, args, underProjects);
+  const multiplier = multiplierOf(parent.name, name, args);
+  const estimate = {
+    cost: 1 + multiplier * below.cost,
+    upstreamCalls: own + multiplier * below.upstreamCalls,
+    links: multiplier * below.links,
+  };
+  // The items of one list resolve together: their cross-links are one batch.
+  if (multiplier > 1 || CONNECTIONS.has(`${parent.name}.${name}`)) {
+    estimate.upstreamCalls += batchCalls(estimate.links);
+    estimate.links = 0;
+  }
+  return estimate;
 }
 
 function selectionEstimate(
@@ -132,21 +175,22 @@ function selectionEstimate(
   selectionSet: SelectionSetNode,
   underProjects: boolean,
   visiting = new Set<string>(),
-): OperationEstimate {
+): Estimate {
   // An abstract type (Node) counts as the costliest of its object types.
   if (isAbstractType(type)) {
-    let worst: OperationEstimate = { cost: 0, upstreamCalls: 0 };
+    let worst: Estimate = ZERO;
     for (const possible of walk.schema.getPossibleTypes(type)) {
       const estimate = selectionEstimate(walk, possible, selectionSet, underProjects, visiting);
       if (estimate.upstreamCalls > worst.upstreamCalls || estimate.cost > worst.cost) worst = estimate;
     }
     return worst;
   }
-  if (!isObjectType(type)) return { cost: 0, upstreamCalls: 0 };
-  const total: OperationEstimate = { cost: 0, upstreamCalls: 0 };
-  const add = (e: OperationEstimate) => {
+  if (!isObjectType(type)) return ZERO;
+  const total: Estimate = { cost: 0, upstreamCalls: 0, links: 0 };
+  const add = (e: Estimate) => {
     total.cost += e.cost;
     total.upstreamCalls += e.upstreamCalls;
+    total.links += e.links;
   };
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
@@ -191,5 +235,6 @@ export function estimateOperation(
       .map((d) => [d.name.value, d]),
   );
   const walk: Walk = { schema, fragments, variables, isMutation: operation.operation === 'mutation' };
-  return selectionEstimate(walk, root, operation.selectionSet, false);
+  const estimate = selectionEstimate(walk, root, operation.selectionSet, false);
+  return { cost: estimate.cost, upstreamCalls: estimate.upstreamCalls + batchCalls(estimate.links) };
 }

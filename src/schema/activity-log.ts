@@ -17,6 +17,7 @@ import {
   isRecordOf,
   ProjectRef,
 } from './refs.ts';
+import { listAnswersSuffice } from './selection.ts';
 
 /** The scope PostHog writes on entries about a destination config. */
 export const CONFIG_SCOPE = 'PluginConfig';
@@ -109,13 +110,16 @@ builder.objectType(ActivityLogEntryRef, {
       nullable: true,
       description:
         'The config this entry is about, when scope is PluginConfig and the config can still be read.',
-      resolve: async (entry, _args, ctx) => {
+      // Batched per project with the other entries of the page: several configs of one project
+      // are read from list pages when that is fewer calls than a retrieve each.
+      resolve: async (entry, _args, ctx, info) => {
         if (entry.scope !== CONFIG_SCOPE || !entry.itemId || !/^[1-9]\d{0,9}$/.test(entry.itemId))
           return null;
         const id = Number(entry.itemId);
         if (id > 2_147_483_647) return null;
+        const loader = listAnswersSuffice(info) ? ctx.loaders.configFromLists : ctx.loaders.config;
         try {
-          return await ctx.loaders.config.load({ projectId: entry.projectId, id });
+          return await loader.load({ projectId: entry.projectId, id });
         } catch (error) {
           if (isNotFound(error)) return null;
           throw error;

@@ -85,11 +85,21 @@ describe('operation limits', () => {
       'upstreamCalls',
     );
     expect(error.extensions.limit).toBe(50);
-    expect(error.extensions.figure).toBeGreaterThan(1_000);
+    // Each: two activity pages and one batch of cross-links.
+    expect(error.extensions.figure).toBe(10 * (2 + 4));
+  });
+
+  it('refuses nested connections that multiply upstream calls', async () => {
+    const error = await refused(
+      `{ project(projectId: "1") { destinationConfigs(first: 100) { edges { node {
+          activity(first: 100) { edges { node { destinationConfig { name } } } } } } } } }`,
+      'upstreamCalls',
+    );
+    expect(error.extensions.figure).toBe(1 + 100 * (2 + 4));
   });
 
   it('counts `first` from variables, so the same document passes or fails by them', async () => {
-    const query = `query($n: Int) { project(projectId: "1") { activityLog(first: $n) { edges { node { destinationConfig { name } } } } } }`;
+    const query = `query($n: Int) { project(projectId: "1") { destinationConfigs(first: $n) { edges { node { activity(first: 2) { edges { node { id } } } } } } } }`;
     await refused(query, 'upstreamCalls', { n: 60 });
     const { body } = await h.gql(query, { n: 5 });
     expect(body.errors).toBeUndefined();
