@@ -1,0 +1,135 @@
+// The production path, on a copy of this checkout: the README's deploy sequence (install with dev
+// dependencies, build, prune them, run `node dist/main.js` as the image's PID 1 would) serves and
+// stops cleanly on SIGTERM with no TypeScript loader installed; and `npm start` on a fresh copy
+// builds dist/ first, runs compiled JS, and leaves no orphan when npm gets SIGTERM.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const copies: string[] = [];
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The files git tracks (and new ones it does not ignore), as a fresh clone would have them. */
+function copyCheckout(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-production-'));
+  copies.push(dir);
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((f) => f && existsSync(join(ROOT, f)));
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file));
+  }
+  return dir;
+}
+
+const run = (cwd: string, command: string, args: string[]) =>
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CI: 'true' } });
+
+/** Starts a command, resolving the URL it prints once it listens. */
+function serve(cwd: string, command: string, args: string[]) {
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      const match = /GraphiQL at (http:\/\/localhost:\d+\/graphql)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+async function answersTheCombinedView(url: string) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer phx_full' },
+    body: JSON.stringify({
+      query: '{ project(projectId: "@current") { id name destinationConfigs(first: 2) { totalCount } } }',
+    }),
+  });
+  expect(await response.json()).toEqual({
+    data: {
+      project: {
+        id: expect.any(String),
+        name: 'Hedgebox (production)',
+        destinationConfigs: { totalCount: 155 },
+      },
+    },
+  });
+}
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('the production path', () => {
+  it('builds, prunes dev dependencies, and runs node dist/main.js, which stops cleanly on SIGTERM', async () => {
+    const dir = copyCheckout();
+    run(dir, 'npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund']);
+    run(dir, 'npm', ['run', 'build']);
+    run(dir, 'npm', ['prune', '--omit=dev', '--no-audit', '--no-fund']);
+    for (const devOnly of ['typescript', 'tsx', 'vitest'])
+      expect(existsSync(join(dir, 'node_modules', devOnly))).toBe(false);
+
+    const gateway = serve(dir, process.execPath, ['dist/main.js']);
+    await answersTheCombinedView(await gateway.url);
+    const page = await fetch(await gateway.url, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('CombinedView');
+    gateway.child.kill('SIGTERM');
+    const [code] = await once(gateway.child, 'exit');
+    expect(code).toBe(0);
+    expect(gateway.output()).toContain('"msg":"stopped"');
+  }, 300_000);
+
+  it('npm start on a fresh copy builds dist/ first, then runs compiled JS; SIGTERM to npm reaches node', async () => {
+    const dir = copyCheckout();
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const npm = serve(dir, 'npm', ['start']);
+    await answersTheCombinedView(await npm.url);
+    expect(npm.output()).toContain('building dist/');
+    // npm runs the script in a shell that execs node: node is npm's own child, not the shell's.
+    const [node] = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(npm.child.pid)], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/));
+    expect(node!.slice(1)).toEqual([expect.stringMatching(/node$/), 'dist/main.js']);
+    npm.child.kill('SIGTERM');
+    await once(npm.child, 'exit');
+    const pid = Number(node![0]);
+    for (let i = 0; i < 100 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(isRunning(pid)).toBe(false);
+  }, 120_000);
+});
