@@ -42,10 +42,12 @@ interface Estimate extends OperationEstimate {
 }
 
 /**
- * What one batch of cross-links to configs costs: the activity page's distinct configs, read as
- * list pages (the first, the rest when fewer than the ids missing) or retrieved when only a few.
+ * What one batch of cross-links to configs is counted as: the page's distinct configs, read as
+ * list pages (the first, and the rest when fewer than the ids still missing: two more cover 300
+ * configs) plus two retrieves of configs lists leave out (soft-deleted), or a retrieve each when
+ * there are only a few.
  */
-export const CROSS_LINK_BATCH_CALLS = 4;
+export const CROSS_LINK_BATCH_CALLS = 5;
 const ZERO: Estimate = { cost: 0, upstreamCalls: 0, links: 0 };
 
 /** Upstream calls of `links` cross-links resolved together. */
@@ -109,8 +111,9 @@ function callsOf(
     case 'DestinationConfig.activity':
       // Backward without `before` reads from the top to the end of the log.
       if (args.last != null && args.before == null) return MAX_UPSTREAM_PAGES;
-      // The page a cursor points into, and the next (or previous) one when the page runs out.
-      return args.after != null || args.before != null ? 3 : 2;
+      // The page a cursor points into, and the next (or previous) one when `first` (`last`) runs
+      // past it. From the top, one upstream page (100) holds any `first` (at most 100).
+      return args.after != null || args.before != null ? 2 : 1;
     case 'DestinationConfig.deliveryRate24h':
       // Lists and retrieves carry it; a write's answer may not.
       return walk.isMutation ? 1 : 0;

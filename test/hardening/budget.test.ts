@@ -73,7 +73,7 @@ describe('the run-time backstop', () => {
     const { body } = await h.gql(
       '{ project(projectId: "1") { name activityLog(first: 5, scope: "PluginConfig") { edges { node { itemId destinationConfig { databaseId } } } } } }',
     );
-    // Estimated 1 + 2 + 4 = 7; spent: the project, the page, two list pages, then retrieves.
+    // Estimated 1 + 1 + 5 = 7; spent: the project, the page, two list pages, then retrieves.
     expect(h.upstreamCalls()).toHaveLength(7);
     expect(body.data.project.name).toBeTruthy();
     const edges: { node: { itemId: string; destinationConfig: { databaseId: number } | null } }[] =

@@ -85,8 +85,8 @@ describe('operation limits', () => {
       'upstreamCalls',
     );
     expect(error.extensions.limit).toBe(50);
-    // Each: two activity pages and one batch of cross-links.
-    expect(error.extensions.figure).toBe(10 * (2 + 4));
+    // Each: one activity page and one batch of cross-links.
+    expect(error.extensions.figure).toBe(10 * (1 + 5));
   });
 
   it('refuses nested connections that multiply upstream calls', async () => {
@@ -95,7 +95,7 @@ describe('operation limits', () => {
           activity(first: 100) { edges { node { destinationConfig { name } } } } } } } } }`,
       'upstreamCalls',
     );
-    expect(error.extensions.figure).toBe(1 + 100 * (2 + 4));
+    expect(error.extensions.figure).toBe(1 + 100 * (1 + 5));
   });
 
   it('counts `first` from variables, so the same document passes or fails by them', async () => {
