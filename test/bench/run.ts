@@ -1,0 +1,277 @@
+// npm run bench [-- --quick]: the gateway side by side with a floor (a bare node:http + undici hop
+// making the same upstream GETs, no GraphQL) and a bare yoga server (yoga + graphql-jit,
+// hand-written resolvers), under the same load, against the same reference upstream. Each of
+// the four runs in its own process; this one is the load generator (autocannon).
+//
+// Per scenario and contender: req/s, p50/p99 latency, CPU µs per operation (user + system time
+// of the contender's process from /proc/<pid>/stat around the timed window, over the operations
+// completed), its peak RSS during the window, and upstream calls per operation (the reference
+// upstream's request log). A measurement, not a test: nothing here asserts. Prints a markdown
+// table; writes the figures as JSON under bench-results/ (git-ignored).
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const QUICK = process.argv.includes('--quick');
+const ROUNDS = QUICK ? 1 : 2;
+const SECONDS = QUICK ? 2 : 10;
+const CONNECTIONS = 50;
+const KEY = 'Bearer phx_full';
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+interface Scenario {
+  name: string;
+  latencyMs: number;
+  query: string;
+  /** The floor's route doing the same upstream GETs. */
+  floorPath: string;
+}
+
+const COMBINED_PROJECT = (projectId: string) => `project(projectId: "${projectId}") {
+    id name
+    destinationConfigs(first: 5) {
+      totalCount
+      edges { node { id databaseId name enabled order deliveryRate24h
+        activity(first: 2) { edges { node { activity createdAt user { email } } } } } }
+    }
+    activityLog(first: 5) { edges { node { activity scope itemId createdAt user { firstName lastName } } } }
+    importantChanges { lastRead entries { activity scope itemId unread createdAt } }
+  }`;
+const COMBINED = `{ p1: ${COMBINED_PROJECT('1')} p2: ${COMBINED_PROJECT('2')} }`;
+
+/** Every process this run started, stopped however it ends. */
+const spawned: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const child of spawned) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'one config by id',
+    latencyMs: 0,
+    query:
+      '{ project(projectId: "1") { destinationConfig(databaseId: 7) { id databaseId name enabled order } } }',
+    floorPath: '/one',
+  },
+  {
+    name: '100 configs',
+    latencyMs: 0,
+    query:
+      '{ project(projectId: "1") { destinationConfigs(first: 100) { totalCount edges { node { id databaseId name enabled order } } } } }',
+    floorPath: '/hundred',
+  },
+  { name: 'combined view, 2 projects, upstream 0 ms', latencyMs: 0, query: COMBINED, floorPath: '/combined' },
+  {
+    name: 'combined view, 2 projects, upstream 20 ms',
+    latencyMs: 20,
+    query: COMBINED,
+    floorPath: '/combined',
+  },
+  {
+    name: 'activity log (50) with configs',
+    latencyMs: 0,
+    query:
+      '{ project(projectId: "1") { activityLog(first: 50) { edges { node { id activity createdAt destinationConfig { name } } } } } }',
+    floorPath: '/activity',
+  },
+];
+
+interface Process {
+  name: string;
+  child: ChildProcess;
+  url: string;
+  startMs: number;
+}
+
+/** Spawns a server and resolves once it prints the URL it listens on. */
+function start(name: string, args: string[], env: Record<string, string>, pattern: RegExp): Promise<Process> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  spawned.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = pattern.exec(output);
+      if (!match) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume(); // the gateway's operation log: read and dropped
+      resolve({ name, child, url: match[1]!, startMs: performance.now() - started });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${name} exited ${code}: ${output}`)));
+  });
+}
+
+const cpuTicks = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+};
+const rssBytes = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+
+async function control(upstreamUrl: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${upstreamUrl}/__control/${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return response.status === 204 ? null : response.json();
+}
+
+function request(contender: Process, scenario: Scenario) {
+  return contender.name === 'floor'
+    ? { url: `${contender.url}${scenario.floorPath}`, method: 'GET' as const }
+    : { url: contender.url, method: 'POST' as const, body: JSON.stringify({ query: scenario.query }) };
+}
+
+const CHECKS = 3;
+
+/**
+ * Requests outside the timed window, one after another: each answer must carry data and no
+ * error, and the upstream calls they cause, per operation, are the scenario's exact figure
+ * (under load the request log also holds calls of operations cut when the window closes).
+ */
+async function check(contender: Process, scenario: Scenario, upstreamUrl: string): Promise<number> {
+  const { url, method, body } = request(contender, scenario) as {
+    url: string;
+    method: string;
+    body?: string;
+  };
+  await control(upstreamUrl, 'DELETE', 'requests');
+  for (let i = 0; i < CHECKS; i++) {
+    const response = await fetch(url, {
+      method,
+      body,
+      headers: { 'content-type': 'application/json', authorization: KEY },
+    });
+    const answer = (await response.json()) as { data?: unknown; errors?: unknown };
+    if (!answer.data || answer.errors)
+      throw new Error(`${contender.name} / ${scenario.name}: ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+  return ((await control(upstreamUrl, 'GET', 'requests')) as unknown[]).length / CHECKS;
+}
+
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuMicrosPerOp: number;
+  peakRssMb: number;
+  upstreamCallsPerOp: number;
+  errors: number;
+}
+
+async function measure(contender: Process, scenario: Scenario): Promise<Omit<Figures, 'upstreamCallsPerOp'>> {
+  const pid = contender.child.pid!;
+  let peak = rssBytes(pid);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssBytes(pid));
+  }, 50);
+  const ticksBefore = cpuTicks(pid);
+  const result = await autocannon({
+    ...request(contender, scenario),
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { 'content-type': 'application/json', authorization: KEY },
+  });
+  const ticks = cpuTicks(pid) - ticksBefore;
+  clearInterval(sampler);
+  const operations = result.requests.total;
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMicrosPerOp: ((ticks / CLOCK_TICKS) * 1e6) / Math.max(1, operations),
+    peakRssMb: peak / 1024 / 1024,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+async function main() {
+  console.log('building dist/ …');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const upstream = await start(
+    'upstream',
+    ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', 'spec'],
+    {},
+    /listening on (http:\/\/\S+)/,
+  );
+  const env = { UPSTREAM_URL: upstream.url };
+  const contenders = [
+    await start('floor', ['test/bench/floor.mjs'], env, /listening on (http:\/\/\S+)/),
+    await start('bare yoga', ['test/bench/bare-yoga.mjs'], env, /listening on (http:\/\/\S+)/),
+    await start('gateway', ['dist/main.js'], { ...env, GRAPHIQL: 'false' }, /GraphiQL at (http:\/\/[^\s,]+)/),
+  ];
+  const idle: Record<string, { startMs: number; idleRssMb: number }> = {};
+  for (const c of contenders) {
+    const asked = performance.now();
+    await check(c, SCENARIOS[0]!, upstream.url);
+    const startMs = c.startMs + (performance.now() - asked);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    idle[c.name] = { startMs, idleRssMb: rssBytes(c.child.pid!) / 1024 / 1024 };
+  }
+
+  const results: { scenario: string; contender: string; figures: Figures }[] = [];
+  for (const scenario of SCENARIOS) {
+    await control(upstream.url, 'PUT', 'latency', { latencyMs: scenario.latencyMs, jitterMs: 0 });
+    const callsPerOp: Record<string, number> = {};
+    for (const c of contenders) callsPerOp[c.name] = await check(c, scenario, upstream.url);
+    const rounds: Record<string, Figures[]> = Object.fromEntries(contenders.map((c) => [c.name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of contenders) {
+        rounds[c.name]!.push({ ...(await measure(c, scenario)), upstreamCallsPerOp: callsPerOp[c.name]! });
+      }
+    }
+    for (const c of contenders) {
+      const all = rounds[c.name]!;
+      const figures = Object.fromEntries(
+        Object.keys(all[0]!).map((k) => [k, mean(all.map((f) => f[k as keyof Figures]))]),
+      ) as unknown as Figures;
+      figures.peakRssMb = Math.max(...all.map((f) => f.peakRssMb));
+      results.push({ scenario: scenario.name, contender: c.name, figures });
+    }
+    console.error(`measured: ${scenario.name}`);
+  }
+
+  const rows = [
+    '| scenario | contender | req/s | p50 ms | p99 ms | cpu µs/op | × floor | × bare yoga | peak RSS MB | upstream calls/op | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const scenario of SCENARIOS) {
+    const of = (name: string) =>
+      results.find((r) => r.scenario === scenario.name && r.contender === name)!.figures;
+    for (const c of contenders) {
+      const f = of(c.name);
+      rows.push(
+        `| ${scenario.name} | ${c.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.cpuMicrosPerOp.toFixed(0)} | ${(f.cpuMicrosPerOp / of('floor').cpuMicrosPerOp).toFixed(2)} | ${(f.cpuMicrosPerOp / of('bare yoga').cpuMicrosPerOp).toFixed(2)} | ${f.peakRssMb.toFixed(0)} | ${f.upstreamCallsPerOp.toFixed(2)} | ${f.errors} |`,
+      );
+    }
+  }
+  rows.push('', '| contender | start to first answer ms | idle RSS MB |', '|---|---:|---:|');
+  for (const [name, i] of Object.entries(idle))
+    rows.push(`| ${name} | ${i.startMs.toFixed(0)} | ${i.idleRssMb.toFixed(0)} |`);
+  const table = rows.join('\n');
+  console.log(
+    `\n${ROUNDS} round(s) × ${SECONDS} s, ${CONNECTIONS} connections, Node ${process.version}\n\n${table}`,
+  );
+  mkdirSync(`${ROOT}bench-results`, { recursive: true });
+  const file = `${ROOT}bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  writeFileSync(
+    file,
+    JSON.stringify({ rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, idle, results }, null, 2),
+  );
+  console.log(`\nfigures: ${file}`);
+}
+
+await main();
+// The contenders' pipes keep this process alive: stop them (the exit handler does) and leave.
+process.exit(0);
