@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { createContext, type GatewayContext, type NodeServerContext } from './context.ts';
 import { createMaskError, useStableErrorCodes } from './errors.ts';
 import { useGraphiQLPage } from './graphiql-page.ts';
+import { useJit } from './jit.ts';
 import { useLimits } from './limits/index.ts';
 import { createLogger, useOperationLog } from './operation-log.ts';
 import { schema } from './schema/index.ts';
@@ -101,6 +102,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
             : undefined,
         }),
       useLimits(config.limits),
+      useJit(),
       // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
       // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
       // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.

@@ -28,7 +28,7 @@ export const createMaskError =
   (reportUnexpected: UnexpectedErrorReporter) =>
   (error: unknown): Error => {
     if (error instanceof GraphQLError) {
-      if (KNOWN_CODES.has(error.extensions.code)) return error;
+      if (KNOWN_CODES.has(error.extensions?.code)) return error;
       const original = error.originalError;
       if (error.path === undefined && (original == null || original instanceof GraphQLError)) {
         // Raised by graphql-js or yoga about the request itself (its syntax, a variable that does

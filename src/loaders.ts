@@ -64,6 +64,12 @@ function eachKey<K, V>(load: (key: K) => Promise<V>) {
   return (keys: readonly K[]) => Promise.all(keys.map((key) => load(key).catch((error: Error) => error)));
 }
 
+/** A value made on first use: most requests need few of the loaders. */
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
 /** The project id PostHog resolves to the key owner's current project. */
 export const CURRENT_PROJECT = '@current';
 
@@ -85,13 +91,16 @@ export function createLoaders(upstream: CallerUpstream) {
   };
 
   /** Always a GET of the config itself: the one answer that carries every field. */
-  const retrieveConfig = new DataLoader<ConfigKey, ConfigRecord, string>(
-    eachKey(async (key) =>
-      learnProject(
-        normalizeConfig(await get(PATHS.config(key.projectId, key.id)), key.projectId, 'retrieve'),
+  const retrieveConfig = lazy(
+    () =>
+      new DataLoader<ConfigKey, ConfigRecord, string>(
+        eachKey(async (key) =>
+          learnProject(
+            normalizeConfig(await get(PATHS.config(key.projectId, key.id)), key.projectId, 'retrieve'),
+          ),
+        ),
+        { cacheKeyFn: configKey },
       ),
-    ),
-    { cacheKeyFn: configKey },
   );
 
   /** Configs this request has seen in list answers, by configKey. */
@@ -104,17 +113,24 @@ export function createLoaders(upstream: CallerUpstream) {
    * retrieve. GraphQL resolves sibling fields concurrently, so a config and a list holding it
    * are often asked for in the same tick: the batch waits for that project's in-flight lists.
    */
-  const config = new DataLoader<ConfigKey, ConfigRecord, string>(
-    async (keys) => {
-      const projects = new Set(keys.map((k) => k.projectId));
-      await Promise.allSettled([...projects].flatMap((p) => [...(pendingLists.get(p) ?? [])]));
-      return Promise.all(
-        keys.map(
-          (key) => listed.get(configKey(key)) ?? retrieveConfig.load(key).catch((error: Error) => error),
-        ),
-      );
-    },
-    { cacheKeyFn: configKey },
+  const config = lazy(
+    () =>
+      new DataLoader<ConfigKey, ConfigRecord, string>(
+        async (keys) => {
+          const projects = new Set(keys.map((k) => k.projectId));
+          await Promise.allSettled([...projects].flatMap((p) => [...(pendingLists.get(p) ?? [])]));
+          return Promise.all(
+            keys.map(
+              (key) =>
+                listed.get(configKey(key)) ??
+                retrieveConfig()
+                  .load(key)
+                  .catch((error: Error) => error),
+            ),
+          );
+        },
+        { cacheKeyFn: configKey },
+      ),
   );
 
   /** After a write: the upstream's answer replaces whatever this request held. */
@@ -122,33 +138,36 @@ export function createLoaders(upstream: CallerUpstream) {
     learnProject(record);
     const key = { projectId: record.projectId, id: record.databaseId };
     forgetConfig(key);
-    config.prime(key, record);
+    config().prime(key, record);
   };
 
   /** After a delete, or before a re-read: nothing this request held about the config stands. */
   const forgetConfig = (key: ConfigKey) => {
     listed.delete(configKey(key));
-    retrieveConfig.clear(key);
-    config.clear(key);
+    retrieveConfig().clear(key);
+    config().clear(key);
   };
 
-  const configPage = new DataLoader<PageKey & { projectId: string }, OffsetPage<ConfigRecord>, string>(
-    eachKey(async ({ projectId, limit, offset }) => {
-      const body = await get(PATHS.configs(projectId), { limit, offset });
-      const page = normalizeOffsetPage(body, (raw) => normalizeConfig(raw, projectId, 'list'));
-      for (const record of page.results) {
-        learnProject(record);
-        const key = configKey({ projectId, id: record.databaseId });
-        if (!listed.has(key)) listed.set(key, record);
-      }
-      return page;
-    }),
-    { cacheKeyFn: jsonKey },
+  const configPage = lazy(
+    () =>
+      new DataLoader<PageKey & { projectId: string }, OffsetPage<ConfigRecord>, string>(
+        eachKey(async ({ projectId, limit, offset }) => {
+          const body = await get(PATHS.configs(projectId), { limit, offset });
+          const page = normalizeOffsetPage(body, (raw) => normalizeConfig(raw, projectId, 'list'));
+          for (const record of page.results) {
+            learnProject(record);
+            const key = configKey({ projectId, id: record.databaseId });
+            if (!listed.has(key)) listed.set(key, record);
+          }
+          return page;
+        }),
+        { cacheKeyFn: jsonKey },
+      ),
   );
 
   /** A page of a project's configs; registered as in flight until it settles. */
   const listConfigs = (key: PageKey & { projectId: string }) => {
-    const promise = configPage.load(key);
+    const promise = configPage().load(key);
     const pending = pendingLists.get(key.projectId) ?? new Set();
     pendingLists.set(key.projectId, pending.add(promise));
     const settle = () => pending.delete(promise);
@@ -187,99 +206,133 @@ export function createLoaders(upstream: CallerUpstream) {
    * list pages when that is fewer calls. For selections with no field that lists leave out
    * (pluginInfo): those need a retrieve of each config anyway.
    */
-  const configFromLists = new DataLoader<ConfigKey, ConfigRecord, string>(
-    async (keys) => {
-      const byProject = new Map<string, number[]>();
-      for (const key of keys) byProject.set(key.projectId, [...(byProject.get(key.projectId) ?? []), key.id]);
-      await Promise.all(
-        [...byProject].map(([projectId, ids]) =>
-          // A failed list read is not an answer: each config is then read, and fails, on its own.
-          readFromLists(projectId, ids).catch(() => undefined),
-        ),
-      );
-      return config.loadMany(keys);
-    },
-    { cacheKeyFn: configKey },
+  const configFromLists = lazy(
+    () =>
+      new DataLoader<ConfigKey, ConfigRecord, string>(
+        async (keys) => {
+          const byProject = new Map<string, number[]>();
+          for (const key of keys)
+            byProject.set(key.projectId, [...(byProject.get(key.projectId) ?? []), key.id]);
+          await Promise.all(
+            [...byProject].map(([projectId, ids]) =>
+              // A failed list read is not an answer: each config is then read, and fails, on its own.
+              readFromLists(projectId, ids).catch(() => undefined),
+            ),
+          );
+          return config().loadMany(keys);
+        },
+        { cacheKeyFn: configKey },
+      ),
   );
 
-  const project = new DataLoader<string, ProjectRecord>(
-    eachKey(async (projectId) => normalizeProject(await get(PATHS.project(projectId)), projectId)),
+  const project = lazy(
+    () =>
+      new DataLoader<string, ProjectRecord>(
+        eachKey(async (projectId) => normalizeProject(await get(PATHS.project(projectId)), projectId)),
+      ),
   );
 
   /** The numeric id of a project as addressed; only `@current` may cost a call, once a request. */
   const numericProjectId = (projectId: string): string | Promise<string> => {
     if (projectId !== CURRENT_PROJECT) return projectId;
     if (currentProjectId !== null) return currentProjectId;
-    return project.load(CURRENT_PROJECT).then((record) => (currentProjectId ??= record.id!));
+    return project()
+      .load(CURRENT_PROJECT)
+      .then((record) => (currentProjectId ??= record.id!));
   };
 
-  const projectPage = new DataLoader<PageKey, OffsetPage<ProjectRecord>, string>(
-    eachKey(async ({ limit, offset }) => {
-      const page = normalizeOffsetPage(await get(PATHS.projects(), { limit, offset }), (raw) =>
-        normalizeProject(raw),
-      );
-      for (const record of page.results) project.prime(record.projectId, record);
-      return page;
-    }),
-    { cacheKeyFn: jsonKey },
-  );
-
-  const activityPage = new DataLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>(
-    eachKey(async ({ projectId, cursor, filters }) => {
-      const body = await get(PATHS.activityLog(projectId), {
-        cursor: cursor ?? undefined,
-        scope: filters.scope ?? undefined,
-        item_id: filters.itemId ?? undefined,
-        user: filters.userId ?? undefined,
-      });
-      return normalizeCursorPage(body, (raw) => normalizeEntry(raw, projectId));
-    }),
-    { cacheKeyFn: jsonKey },
-  );
-
-  const importantChanges = new DataLoader<
-    { projectId: string; unreadOnly: boolean },
-    ImportantChangesRecord,
-    string
-  >(
-    eachKey(async ({ projectId, unreadOnly }) =>
-      normalizeImportantChanges(
-        await get(PATHS.importantChanges(projectId), { unread: unreadOnly ? 'true' : undefined }),
-        projectId,
+  const projectPage = lazy(
+    () =>
+      new DataLoader<PageKey, OffsetPage<ProjectRecord>, string>(
+        eachKey(async ({ limit, offset }) => {
+          const page = normalizeOffsetPage(await get(PATHS.projects(), { limit, offset }), (raw) =>
+            normalizeProject(raw),
+          );
+          for (const record of page.results) project().prime(record.projectId, record);
+          return page;
+        }),
+        { cacheKeyFn: jsonKey },
       ),
-    ),
-    { cacheKeyFn: jsonKey },
   );
 
-  const frontend = new DataLoader<ConfigKey, FrontendRecord, string>(
-    eachKey(async (key) => {
-      const answer = await upstream.request({
-        method: 'GET',
-        path: PATHS.configFrontend(key.projectId, key.id),
-      });
-      const isJsonObject = answer.body !== null && typeof answer.body === 'object';
-      return {
-        contentType: answer.contentType || 'application/octet-stream',
-        config: isJsonObject ? normalizeConfig(answer.body, key.projectId, 'frontend') : null,
-        source: typeof answer.body === 'string' ? answer.body : null,
-      };
-    }),
-    { cacheKeyFn: configKey },
+  const activityPage = lazy(
+    () =>
+      new DataLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>(
+        eachKey(async ({ projectId, cursor, filters }) => {
+          const body = await get(PATHS.activityLog(projectId), {
+            cursor: cursor ?? undefined,
+            scope: filters.scope ?? undefined,
+            item_id: filters.itemId ?? undefined,
+            user: filters.userId ?? undefined,
+          });
+          return normalizeCursorPage(body, (raw) => normalizeEntry(raw, projectId));
+        }),
+        { cacheKeyFn: jsonKey },
+      ),
   );
 
+  const importantChanges = lazy(
+    () =>
+      new DataLoader<{ projectId: string; unreadOnly: boolean }, ImportantChangesRecord, string>(
+        eachKey(async ({ projectId, unreadOnly }) =>
+          normalizeImportantChanges(
+            await get(PATHS.importantChanges(projectId), { unread: unreadOnly ? 'true' : undefined }),
+            projectId,
+          ),
+        ),
+        { cacheKeyFn: jsonKey },
+      ),
+  );
+
+  const frontend = lazy(
+    () =>
+      new DataLoader<ConfigKey, FrontendRecord, string>(
+        eachKey(async (key) => {
+          const answer = await upstream.request({
+            method: 'GET',
+            path: PATHS.configFrontend(key.projectId, key.id),
+          });
+          const isJsonObject = answer.body !== null && typeof answer.body === 'object';
+          return {
+            contentType: answer.contentType || 'application/octet-stream',
+            config: isJsonObject ? normalizeConfig(answer.body, key.projectId, 'frontend') : null,
+            source: typeof answer.body === 'string' ? answer.body : null,
+          };
+        }),
+        { cacheKeyFn: configKey },
+      ),
+  );
+
+  // Getters: a loader is made when a resolver first asks for it.
   return {
-    config,
-    retrieveConfig,
+    get config() {
+      return config();
+    },
+    get retrieveConfig() {
+      return retrieveConfig();
+    },
     replaceConfig,
     forgetConfig,
     listConfigs,
-    configFromLists,
-    project,
+    get configFromLists() {
+      return configFromLists();
+    },
+    get project() {
+      return project();
+    },
     numericProjectId,
-    projectPage,
-    activityPage,
-    importantChanges,
-    frontend,
+    get projectPage() {
+      return projectPage();
+    },
+    get activityPage() {
+      return activityPage();
+    },
+    get importantChanges() {
+      return importantChanges();
+    },
+    get frontend() {
+      return frontend();
+    },
   };
 }
 

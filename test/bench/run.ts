@@ -15,6 +15,8 @@ import autocannon from 'autocannon';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const QUICK = process.argv.includes('--quick');
+/** `--only <text>`: just the scenarios whose name contains it. */
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const ROUNDS = QUICK ? 1 : 2;
 const SECONDS = QUICK ? 2 : 10;
 const CONNECTIONS = 50;
@@ -90,7 +92,9 @@ function start(name: string, args: string[], env: Record<string, string>, patter
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
+    // Every contender in production mode, as it would be deployed (graphql-js, for one, skips
+    // its development checks then).
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   spawned.push(child);
@@ -144,6 +148,8 @@ async function check(contender: Process, scenario: Scenario, upstreamUrl: string
     method: string;
     body?: string;
   };
+  // Operations cut when the last window closed may still be calling the upstream: let them end.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
   await control(upstreamUrl, 'DELETE', 'requests');
   for (let i = 0; i < CHECKS; i++) {
     const response = await fetch(url, {
@@ -221,7 +227,8 @@ async function main() {
   }
 
   const results: { scenario: string; contender: string; figures: Figures }[] = [];
-  for (const scenario of SCENARIOS) {
+  const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
+  for (const scenario of scenarios) {
     await control(upstream.url, 'PUT', 'latency', { latencyMs: scenario.latencyMs, jitterMs: 0 });
     const callsPerOp: Record<string, number> = {};
     for (const c of contenders) callsPerOp[c.name] = await check(c, scenario, upstream.url);
@@ -246,7 +253,7 @@ async function main() {
     '| scenario | contender | req/s | p50 ms | p99 ms | cpu µs/op | × floor | × bare yoga | peak RSS MB | upstream calls/op | errors |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of scenarios) {
     const of = (name: string) =>
       results.find((r) => r.scenario === scenario.name && r.contender === name)!.figures;
     for (const c of contenders) {
