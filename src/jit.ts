@@ -26,7 +26,10 @@ export function useJit(): Plugin {
     {
       enableIf: ({ document }) => {
         let canRun = decided.get(document);
-        if (canRun === undefined) decided.set(document, (canRun = jitCanRun(document)));
+        if (canRun === undefined) {
+          canRun = jitCanRun(document);
+          decided.set(document, canRun);
+        }
         return canRun;
       },
     },

@@ -21,7 +21,10 @@ function cachedEstimator() {
   const byDocument = new WeakMap<DocumentNode, Map<string, OperationEstimate | null>>();
   return (args: ExecutionArgs): OperationEstimate | null => {
     let cache = byDocument.get(args.document);
-    if (!cache) byDocument.set(args.document, (cache = new Map()));
+    if (!cache) {
+      cache = new Map();
+      byDocument.set(args.document, cache);
+    }
     const key = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`;
     let estimate = cache.get(key);
     if (estimate === undefined) {
