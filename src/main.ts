@@ -64,6 +64,7 @@ async function shutdown(signal: string): Promise<void> {
   await client.close();
   await reference?.close();
   logger.info('stopped');
+  logger.flush();
   process.exit(0);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));

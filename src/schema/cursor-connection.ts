@@ -54,8 +54,10 @@ function decodePosition(list: string, cursor: string, argument: string): Positio
 
 /** Where a position's entry is in its page: found by id, else where it was. */
 function locate<T>(walk: Walk<T>, page: CursorPage<T>, position: Position): number {
-  const found = page.results.findIndex((item) => walk.idOf(item) === position.entryId);
-  return found >= 0 ? found : Math.min(position.index, page.results.length);
+  for (let index = 0; index < page.size; index++) {
+    if (walk.idOf(page.at(index)) === position.entryId) return index;
+  }
+  return Math.min(position.index, page.size);
 }
 
 const edgeOf = <T>(walk: Walk<T>, node: T, upstreamCursor: string | null, index: number) =>
@@ -69,8 +71,8 @@ async function forward<T>(walk: Walk<T>, first: number, after: Position | null, 
   const edges: Edge<T>[] = [];
   let reachedBefore = false;
   for (let pages = 1; ; pages++) {
-    for (; edges.length < first && index < page.results.length; index++) {
-      const node = page.results[index]!;
+    for (; edges.length < first && index < page.size; index++) {
+      const node = page.at(index);
       if (before && walk.idOf(node) === before.entryId) {
         reachedBefore = true;
         break;
@@ -84,7 +86,7 @@ async function forward<T>(walk: Walk<T>, first: number, after: Position | null, 
     index = 0;
     page = await walk.fetchPage(upstreamCursor);
   }
-  const hasNextPage = reachedBefore || index < page.results.length || page.nextCursor !== null;
+  const hasNextPage = reachedBefore || index < page.size || page.nextCursor !== null;
   return { edges, pageInfo: new PageInfo(edges, after !== null, hasNextPage) };
 }
 
@@ -97,7 +99,7 @@ async function backward<T>(walk: Walk<T>, last: number, before: Position, after:
   let reachedAfter = false;
   for (let pages = 1; ; pages++) {
     for (; newestLast.length < last && index > 0; index--) {
-      const node = page.results[index - 1]!;
+      const node = page.at(index - 1);
       if (after && walk.idOf(node) === after.entryId) {
         reachedAfter = true;
         break;
@@ -109,7 +111,7 @@ async function backward<T>(walk: Walk<T>, last: number, before: Position, after:
     if (pages >= MAX_UPSTREAM_PAGES) break;
     upstreamCursor = previous;
     page = await walk.fetchPage(upstreamCursor);
-    index = page.results.length;
+    index = page.size;
   }
   const edges = newestLast.reverse();
   const hasPreviousPage = reachedAfter || index > 0 || page.previousCursor !== null;
@@ -127,8 +129,8 @@ async function tail<T>(walk: Walk<T>, last: number, after: Position | null) {
   const entries: { node: T; upstreamCursor: string | null; index: number }[] = [];
   let index = after ? locate(walk, page, after) + 1 : 0;
   for (let pages = 1; ; pages++) {
-    for (; index < page.results.length; index++) {
-      entries.push({ node: page.results[index]!, upstreamCursor, index });
+    for (; index < page.size; index++) {
+      entries.push({ node: page.at(index), upstreamCursor, index });
     }
     const next = page.nextCursor;
     if (!next || next === upstreamCursor) break;
