@@ -192,7 +192,7 @@ async function measure(contender: Process, scenario: Scenario): Promise<Omit<Fig
     duration: SECONDS,
     headers: { 'content-type': 'application/json', authorization: KEY },
     // An answer with GraphQL errors is a 200 too: count it as an error.
-    verifyBody: (body: string) => !body.includes('"errors"'),
+    verifyBody: (body) => !String(body ?? '').includes('"errors"'),
   });
   const ticks = cpuTicks(pid) - ticksBefore;
   clearInterval(sampler);
