@@ -1,5 +1,6 @@
 // Every setting of the gateway, read from the environment once at start-up and frozen. A bad
 // value stops start-up with a message that names the variable; README.md has the table.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -39,6 +40,10 @@ const ENV_SCHEMA = z.object({
     )
     .optional(),
   SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
+  WORKERS: z
+    .union([z.literal('auto'), integer(1, 256)])
+    .default(1)
+    .transform((n) => (n === 'auto' ? availableParallelism() : n)),
 });
 
 export interface Config {
@@ -71,6 +76,8 @@ export interface Config {
   /** null: CORS off. */
   corsOrigins: string[] | null;
   shutdownGraceMs: number;
+  /** Worker processes sharing the port (node:cluster); 1 serves in this process. */
+  workers: number;
 }
 
 export class ConfigError extends Error {
@@ -116,5 +123,6 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     }),
     corsOrigins: e.CORS_ORIGINS ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    workers: e.WORKERS,
   });
 }

@@ -7,6 +7,7 @@ import {
   type CallerUpstream,
   ClientGone,
   RequestDeadline,
+  RequestSignal,
   type UpstreamAttempt,
   type UpstreamClient,
 } from './upstream/client.ts';
@@ -42,18 +43,18 @@ export interface NodeServerContext {
 }
 
 /**
- * One AbortController for all the upstream work of a GraphQL request: aborted with a
- * RequestDeadline when the deadline passes and with a ClientGone when the client disconnects.
- * (The request's own signal from @whatwg-node/server is not used for this: it stops firing once
- * AbortSignal.any() has been called on it, so retries and waits went on for a caller long gone.)
+ * One signal for all the upstream work of a GraphQL request: aborted with a RequestDeadline when
+ * the deadline passes and with a ClientGone when the client disconnects. (The request's own
+ * signal from @whatwg-node/server is not used for this: it stops firing once AbortSignal.any()
+ * has been called on it, so retries and waits went on for a caller long gone.)
  */
-function requestSignal(deadlineMs: number, request: Request, server: NodeServerContext): AbortSignal {
-  const controller = new AbortController();
-  const deadline = setTimeout(() => controller.abort(new RequestDeadline('deadline')), deadlineMs);
+function requestSignal(deadlineMs: number, request: Request, server: NodeServerContext): RequestSignal {
+  const signal = new RequestSignal();
+  const deadline = setTimeout(() => signal.abort(new RequestDeadline('deadline')), deadlineMs);
   deadline.unref();
   const clientGone = () => {
     clearTimeout(deadline);
-    if (!controller.signal.aborted) controller.abort(new ClientGone('client gone'));
+    signal.abort(new ClientGone('client gone'));
   };
   const { res } = server;
   if (res) {
@@ -61,7 +62,7 @@ function requestSignal(deadlineMs: number, request: Request, server: NodeServerC
   } else {
     request.signal.addEventListener('abort', clientGone, { once: true });
   }
-  return controller.signal;
+  return signal;
 }
 
 export function createContext(

@@ -1,10 +1,13 @@
 // The only file that reads process.env or listens. Without UPSTREAM_URL it starts the embedded
 // reference upstream and points the gateway at it, so `npm start` works with no PostHog at hand.
+// With WORKERS > 1 this process supervises the workers (workers.ts), each of which runs serve().
+import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { createGateway, createUpstreamClient } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './operation-log.ts';
 import { startReferenceUpstream } from './reference-upstream/server.ts';
+import { superviseWorkers } from './workers.ts';
 
 // PostHog refuses its custom actions (important changes among them) to every scoped key, so
 // the demo in the posthog dialect uses the unscoped legacy key.
@@ -32,39 +35,65 @@ const reference = config.upstreamUrl
   ? null
   : await startReferenceUpstream({ dialect: config.referenceDialect, port: config.referencePort });
 const upstreamOrigin = config.upstreamUrl ?? reference!.url;
-const client = createUpstreamClient(config, upstreamOrigin);
-const gateway = createGateway(config, {
-  client,
-  logger,
-  graphiqlDemoKey: reference ? demoKeyFor(config.referenceDialect) : null,
-});
-const server = createServer(gateway);
 
-server.listen(config.port, config.host, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const where = reference
-    ? `the embedded reference upstream (${config.referenceDialect} dialect) at ${upstreamOrigin}; demo key ${demoKeyFor(config.referenceDialect)}`
-    : upstreamOrigin;
-  logger.info({ port, upstream: reference ? 'embedded reference' : upstreamOrigin }, 'listening');
-  console.log(`gateway: GraphQL and GraphiQL at http://localhost:${port}/graphql, in front of ${where}`);
-});
-
-/**
- * Stop accepting, let in-flight requests finish within SHUTDOWN_GRACE_MS (then cut them), and
- * close the upstream pool and the embedded upstream.
- */
-async function shutdown(signal: string): Promise<void> {
-  logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
-  await closed;
-  clearTimeout(cut);
-  await client.close();
-  await reference?.close();
-  logger.info('stopped');
-  logger.flush();
-  process.exit(0);
+if (config.workers > 1 && cluster.isPrimary) {
+  // Workers are pointed at the upstream this process holds; the demo key goes with the embedded one.
+  const demoKey = reference ? demoKeyFor(config.referenceDialect) : '';
+  superviseWorkers({
+    count: config.workers,
+    env: { UPSTREAM_URL: upstreamOrigin, GATEWAY_GRAPHIQL_DEMO_KEY: demoKey },
+    logger,
+    close: async () => {
+      await reference?.close();
+    },
+  });
+} else {
+  serve();
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
+
+function serve(): void {
+  const graphiqlDemoKey = reference
+    ? demoKeyFor(config.referenceDialect)
+    : process.env.GATEWAY_GRAPHIQL_DEMO_KEY || null;
+  const client = createUpstreamClient(config, upstreamOrigin);
+  const gateway = createGateway(config, { client, logger, graphiqlDemoKey });
+  const server = createServer(gateway);
+
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const where = reference
+      ? `the embedded reference upstream (${config.referenceDialect} dialect) at ${upstreamOrigin}; demo key ${demoKeyFor(config.referenceDialect)}`
+      : upstreamOrigin;
+    logger.info({ port, upstream: reference ? 'embedded reference' : upstreamOrigin }, 'listening');
+    console.log(`gateway: GraphQL and GraphiQL at http://localhost:${port}/graphql, in front of ${where}`);
+  });
+
+  /**
+   * Stop accepting, let in-flight requests finish within SHUTDOWN_GRACE_MS (then cut them), and
+   * close the upstream pool and the embedded upstream.
+   */
+  async function shutdown(signal: string): Promise<void> {
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+    await closed;
+    clearTimeout(cut);
+    await client.close();
+    await reference?.close();
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  }
+  // A worker may get a signal twice (from the terminal's process group and from its supervisor):
+  // the second must not cut the drain short.
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void shutdown(signal);
+    });
+  }
+}

@@ -19,15 +19,20 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     {
       level,
       base: undefined,
+      // Explicit paths: a wildcard (`*.authorization`) made pino walk every line, 6 µs a line.
+      // The objects logged here are the operation line and `{ error: { message, stack } }`.
       redact: {
         paths: [
           'authorization',
-          '*.authorization',
           'headers',
-          '*.headers',
           'cookie',
-          '*.cookie',
           'variables',
+          'request',
+          'error.authorization',
+          'error.headers',
+          'error.cookie',
+          'error.variables',
+          'error.request',
         ],
         censor: '[redacted]',
       },

@@ -65,7 +65,7 @@ export interface CallerOptions {
    * The GraphQL request's one signal: aborted with a RequestDeadline at its deadline, or with a
    * ClientGone when its client disconnects.
    */
-  signal: AbortSignal;
+  signal: RequestSignal;
   /** Epoch ms after which no upstream work is started or awaited. */
   deadline: number;
   /** Called once before each call (not each retry); throwing refuses it (the upstream-call budget). */
@@ -105,31 +105,36 @@ function stopped(caller: CallerOptions): GraphQLError | null {
 }
 
 /**
- * The request's abort signal as the EventEmitter undici also accepts: undici adds and removes
- * an abort listener for every call, which on an EventTarget cost more than parsing the answer
- * of a small call (npm run bench); on an EventEmitter it is cheap. One bridge per GraphQL request.
+ * The one abort signal of a GraphQL request, as the EventEmitter that undici also accepts as a
+ * `signal`: undici adds and removes an abort listener for every call, which on an AbortSignal
+ * (an EventTarget) cost more than parsing a small answer; on an EventEmitter it is cheap, and
+ * no AbortController is made per request (npm run bench).
  */
-function abortBridge(signal: AbortSignal): EventEmitter {
-  const bridge = Object.assign(new EventEmitter(), { aborted: signal.aborted });
-  bridge.setMaxListeners(0);
-  signal.addEventListener(
-    'abort',
-    () => {
-      bridge.aborted = true;
-      bridge.emit('abort');
-    },
-    { once: true },
-  );
-  return bridge;
+export class RequestSignal extends EventEmitter {
+  aborted = false;
+  reason: unknown;
+
+  constructor() {
+    super();
+    // One listener per upstream call in flight.
+    this.setMaxListeners(0);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
+const sleep = (ms: number, signal: RequestSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    signal.once('abort', done);
     function done() {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      signal.off('abort', done);
       resolve();
     }
   });
@@ -172,15 +177,10 @@ export class UpstreamClient {
   }
 
   forCaller(caller: CallerOptions): CallerUpstream {
-    const undiciSignal = abortBridge(caller.signal);
-    return { request: (call) => this.request(call, caller, undiciSignal) };
+    return { request: (call) => this.request(call, caller) };
   }
 
-  async request(
-    call: UpstreamCall,
-    caller: CallerOptions,
-    undiciSignal: EventEmitter = abortBridge(caller.signal),
-  ): Promise<UpstreamResponse> {
+  async request(call: UpstreamCall, caller: CallerOptions): Promise<UpstreamResponse> {
     if (!caller.authorization) throw missingAuthorization();
     const before = stopped(caller);
     if (before) throw before;
@@ -196,7 +196,7 @@ export class UpstreamClient {
         // A wait ends early when the request is aborted; what was learnt before it stands.
         if (stopped(caller)) break;
       }
-      const outcome = await this.attempt(call, caller, undiciSignal);
+      const outcome = await this.attempt(call, caller);
       if (!(outcome instanceof AttemptFailure)) return outcome;
       last = outcome;
       if (!outcome.retryable) break;
@@ -207,7 +207,6 @@ export class UpstreamClient {
   private async attempt(
     call: UpstreamCall,
     caller: CallerOptions,
-    undiciSignal: EventEmitter,
   ): Promise<UpstreamResponse | AttemptFailure> {
     const headers: Record<string, string> = {
       authorization: caller.authorization!,
@@ -231,7 +230,7 @@ export class UpstreamClient {
         method: call.method,
         headers,
         body,
-        signal: undiciSignal,
+        signal: caller.signal,
         headersTimeout: Math.min(this.options.headersTimeoutMs, Math.max(1, remaining)),
         bodyTimeout: this.options.bodyTimeoutMs,
       });

@@ -9,7 +9,7 @@
 // upstream's request log). A measurement, not a test: nothing here asserts. Prints a markdown
 // table; writes the figures as JSON under bench-results/ (git-ignored).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -113,12 +113,31 @@ function start(name: string, args: string[], env: Record<string, string>, patter
   });
 }
 
-const cpuTicks = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-};
+/** A process and its descendants (the workers of WORKERS=2). */
+function processTree(pid: number): number[] {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number),
+  );
+  return [pid, ...children.flatMap(processTree)];
+}
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const cpuTicks = (pid: number) =>
+  sum(
+    processTree(pid).map((p) => {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    }),
+  );
 const rssBytes = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+  sum(
+    processTree(pid).map(
+      (p) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))![1]) * 1024,
+    ),
+  );
 
 async function control(upstreamUrl: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${upstreamUrl}/__control/${path}`, {
@@ -223,6 +242,13 @@ async function main() {
     await start('floor', ['test/bench/floor.mjs'], env, /listening on (http:\/\/\S+)/),
     await start('bare yoga', ['test/bench/bare-yoga.mjs'], env, /listening on (http:\/\/\S+)/),
     await start('gateway', ['dist/main.js'], { ...env, GRAPHIQL: 'false' }, /GraphiQL at (http:\/\/[^\s,]+)/),
+    // Its CPU and RSS are those of the supervisor and both workers together.
+    await start(
+      'gateway, 2 workers',
+      ['dist/main.js'],
+      { ...env, GRAPHIQL: 'false', WORKERS: '2' },
+      /GraphiQL at (http:\/\/[^\s,]+)/,
+    ),
   ];
   const idle: Record<string, { startMs: number; idleRssMb: number }> = {};
   for (const c of contenders) {
