@@ -6,7 +6,6 @@ import { createServer } from 'node:http';
 import { createGateway, createUpstreamClient } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './operation-log.ts';
-import { startReferenceUpstream } from './reference-upstream/server.ts';
 import { superviseWorkers } from './workers.ts';
 
 // PostHog refuses its custom actions (important changes among them) to every scoped key, so
@@ -31,9 +30,13 @@ process.on('unhandledRejection', (reason) =>
   ),
 );
 
+// Imported only when it is used: a gateway in front of PostHog does not hold its code.
 const reference = config.upstreamUrl
   ? null
-  : await startReferenceUpstream({ dialect: config.referenceDialect, port: config.referencePort });
+  : await (await import('./reference-upstream/server.ts')).startReferenceUpstream({
+      dialect: config.referenceDialect,
+      port: config.referencePort,
+    });
 const upstreamOrigin = config.upstreamUrl ?? reference!.url;
 
 if (config.workers > 1 && cluster.isPrimary) {

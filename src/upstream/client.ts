@@ -148,11 +148,13 @@ function retryAfterSeconds(value: string | string[] | undefined): number | null 
 }
 
 function queryString(query: UpstreamCall['query']): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {}))
-    if (value !== undefined) params.set(key, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
+  let text = '';
+  for (const key in query) {
+    const value = query[key];
+    if (value === undefined) continue;
+    text += `${text ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
+  }
+  return text;
 }
 
 class AttemptFailure {

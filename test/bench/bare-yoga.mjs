@@ -6,16 +6,10 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { Pool } from 'undici';
+import { upstreamGetter } from './upstream-get.mjs';
 
-const upstream = new Pool(process.env.UPSTREAM_URL, { connections: 32 });
-
-async function get(path, authorization) {
-  const { statusCode, body } = await upstream.request({ path, method: 'GET', headers: { authorization } });
-  const json = await body.json();
-  if (statusCode >= 400) throw new Error(`upstream ${statusCode}`);
-  return json;
-}
+const upstream = upstreamGetter(process.env.UPSTREAM_URL);
+const get = upstream.get;
 
 const b64 = (text) => Buffer.from(text).toString('base64');
 const configsPath = (p) => `/api/projects/${p}/pipeline_destination_configs/`;

@@ -2,16 +2,10 @@
 // gateway does for each scenario, through one undici Pool, and answers their JSON. No GraphQL,
 // no validation, no mapping: what any hop in front of the upstream costs at least.
 import { createServer } from 'node:http';
-import { Pool } from 'undici';
+import { upstreamGetter } from './upstream-get.mjs';
 
-const upstream = new Pool(process.env.UPSTREAM_URL, { connections: 32 });
-
-async function get(path, authorization) {
-  const { statusCode, body } = await upstream.request({ path, method: 'GET', headers: { authorization } });
-  const json = await body.json();
-  if (statusCode >= 400) throw new Error(`upstream ${statusCode}`);
-  return json;
-}
+const upstream = upstreamGetter(process.env.UPSTREAM_URL);
+const get = upstream.get;
 
 const configs = (p) => `/api/projects/${p}/pipeline_destination_configs/`;
 const log = (p) => `/api/projects/${p}/activity_log/`;
