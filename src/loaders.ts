@@ -59,7 +59,10 @@ export interface ImportantChangesRecord {
 const jsonKey = (key: unknown) => JSON.stringify(key);
 const configKey = (key: ConfigKey) => `${key.projectId}/${key.id}`;
 
-/** A batch function for an upstream with no batch endpoints: one request per key, all in parallel. */
+/**
+ * A batch function for an upstream with no batch endpoints: one request per key. Loaders built
+ * on it set `batch: false`: they still dedupe and cache, and skip the tick a batch waits for.
+ */
 function eachKey<K, V>(load: (key: K) => Promise<V>) {
   return (keys: readonly K[]) => Promise.all(keys.map((key) => load(key).catch((error: Error) => error)));
 }
@@ -99,7 +102,7 @@ export function createLoaders(upstream: CallerUpstream) {
             normalizeConfig(await get(PATHS.config(key.projectId, key.id)), key.projectId, 'retrieve'),
           ),
         ),
-        { cacheKeyFn: configKey },
+        { batch: false, cacheKeyFn: configKey },
       ),
   );
 
@@ -161,7 +164,7 @@ export function createLoaders(upstream: CallerUpstream) {
           }
           return page;
         }),
-        { cacheKeyFn: jsonKey },
+        { batch: false, cacheKeyFn: jsonKey },
       ),
   );
 
@@ -229,6 +232,7 @@ export function createLoaders(upstream: CallerUpstream) {
     () =>
       new DataLoader<string, ProjectRecord>(
         eachKey(async (projectId) => normalizeProject(await get(PATHS.project(projectId)), projectId)),
+        { batch: false },
       ),
   );
 
@@ -251,7 +255,7 @@ export function createLoaders(upstream: CallerUpstream) {
           for (const record of page.results) project().prime(record.projectId, record);
           return page;
         }),
-        { cacheKeyFn: jsonKey },
+        { batch: false, cacheKeyFn: jsonKey },
       ),
   );
 
@@ -267,7 +271,7 @@ export function createLoaders(upstream: CallerUpstream) {
           });
           return normalizeCursorPage(body, (raw) => normalizeEntry(raw, projectId));
         }),
-        { cacheKeyFn: jsonKey },
+        { batch: false, cacheKeyFn: jsonKey },
       ),
   );
 
@@ -280,7 +284,7 @@ export function createLoaders(upstream: CallerUpstream) {
             projectId,
           ),
         ),
-        { cacheKeyFn: jsonKey },
+        { batch: false, cacheKeyFn: jsonKey },
       ),
   );
 
@@ -299,7 +303,7 @@ export function createLoaders(upstream: CallerUpstream) {
             source: typeof answer.body === 'string' ? answer.body : null,
           };
         }),
-        { cacheKeyFn: configKey },
+        { batch: false, cacheKeyFn: configKey },
       ),
   );
 

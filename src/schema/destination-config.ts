@@ -38,16 +38,20 @@ async function fullField<K extends 'pluginInfo' | 'deliveryRate24h'>(
   return (value ?? null) as NonNullable<ConfigRecord[K]> | null;
 }
 
-builder.node(DestinationConfigRef, {
+builder.objectType(DestinationConfigRef, {
   description:
     'A pipeline destination config: a plugin, its settings and its place in the project’s pipeline.',
-  // One id whatever path reached the config: `@current` is resolved to the numeric project id.
-  id: {
-    resolve: (config, _args, ctx) =>
-      mapMaybePromise(ctx.loaders.numericProjectId(config.projectId), (id) => `${id}:${config.databaseId}`),
-  },
+  interfaces: [builder.nodeInterfaceRef()],
   isTypeOf: isRecordOf('DestinationConfig'),
   fields: (t) => ({
+    // One id whatever path reached the config: `@current` is resolved to the numeric project id.
+    id: t.id({
+      description: 'The global id: opaque, stable, accepted by `node` and `nodes`.',
+      resolve: (config, _args, ctx) =>
+        mapMaybePromise(ctx.loaders.numericProjectId(config.projectId), (id) =>
+          configGlobalId(id, config.databaseId),
+        ),
+    }),
     databaseId: t.exposeInt('databaseId', { description: 'The config’s integer id upstream.' }),
     project: t.field({
       type: ProjectRef,

@@ -1,8 +1,11 @@
 // Project: the scope of every upstream path. `project(projectId:)` asks the upstream nothing
 // until a field needs it; `projects` lists what the caller's key can see.
+
+import { mapMaybePromise } from '../maybe-promise.ts';
 import { validateProjectId } from '../upstream/paths.ts';
 import type { ProjectRecord } from '../upstream/types.ts';
 import { builder } from './builder.ts';
+import { projectGlobalId } from './global-id.ts';
 import { offsetConnection } from './offset-connection.ts';
 import { isRecordOf, ProjectRef } from './refs.ts';
 
@@ -10,12 +13,18 @@ const PROJECTS_LIST = () => 'projects';
 
 export const projectRecord = (projectId: string): ProjectRecord => ({ __typename: 'Project', projectId });
 
-builder.node(ProjectRef, {
+builder.objectType(ProjectRef, {
   description: 'A PostHog project: the scope of destination configs and of an activity log.',
-  // Always the numeric id: `@current` means another project for another key.
-  id: { resolve: (project, _args, ctx) => ctx.loaders.numericProjectId(project.projectId) },
+  interfaces: [builder.nodeInterfaceRef()],
   isTypeOf: isRecordOf('Project'),
   fields: (t) => ({
+    // Always the numeric id: `@current` means another project for another key. (Not Pothos' relay
+    // `id`, which wraps every resolver in an async function: this answers at once when it can.)
+    id: t.id({
+      description: 'The global id: opaque, stable, accepted by `node` and `nodes`.',
+      resolve: (project, _args, ctx) =>
+        mapMaybePromise(ctx.loaders.numericProjectId(project.projectId), projectGlobalId),
+    }),
     projectId: t.exposeString('projectId', {
       description:
         'The upstream project identifier: an integer id, or "@current" for the key owner’s current project.',
