@@ -20,6 +20,10 @@ function errorResponse(
 async function readLimited(request: Request, limit: number): Promise<string | Response> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > limit) return errorResponse(413, tooComplex('bodyBytes', declared, limit));
+  // A declared length within the limit is the whole body (node's HTTP parser delivers no more):
+  // read it at once, without building a web stream over the request. Chunked bodies are counted
+  // as they arrive.
+  if (Number.isInteger(declared)) return request.text();
   const reader = request.body?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];

@@ -77,6 +77,33 @@ describe('operation limits', () => {
     expect(h.upstreamCalls()).toHaveLength(0);
   });
 
+  it('refuses a chunked body (no Content-Length) over the size limit with 413, counting as it arrives', async () => {
+    const { request } = await import('node:http');
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(h.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer phx_full' },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.write(`{"query":"{ __typename }","x":"`);
+      for (let i = 0; i < 30; i++) req.write('x'.repeat(1_000));
+      req.end('"}');
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).errors[0].extensions).toMatchObject({
+      measure: 'bodyBytes',
+      limit: 20_000,
+    });
+    expect(h.upstreamCalls()).toHaveLength(0);
+  });
+
   it('refuses an upstream-call bomb: 10 projects × 100 entries × their configs', async () => {
     const one = (i: number) =>
       `p${i}: project(projectId: "1") { activityLog(first: 100) { edges { node { destinationConfig { name } } } } }`;
