@@ -15,7 +15,14 @@ const copies: string[] = [];
 const children: ChildProcess[] = [];
 
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  // Each child leads its own process group: a test that fails midway leaves no node behind npm.
+  for (const child of children) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
   for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,6 +52,7 @@ function serve(cwd: string, command: string, args: string[]) {
     cwd,
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   children.push(child);
   let output = '';
