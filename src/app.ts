@@ -82,7 +82,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     maskedErrors: { maskError },
     // Served by useGraphiQLPage: compressed, cached, and rendered only when first asked for.
     graphiql: false,
-    context: ({ request, req, res }) =>
+    context: ({ request, res }) =>
       createContext(
         {
           client: deps.client,
@@ -90,7 +90,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
           maxUpstreamCalls: config.limits.upstreamCalls,
         },
         request,
-        { req, res },
+        { res },
       ),
     plugins: [
       config.graphiql &&

@@ -1,6 +1,6 @@
 // The per-request context: the caller's key, an upstream client bound to it (one abort signal,
 // the deadline, call accounting) and fresh loaders. Nothing in it outlives the GraphQL request.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { tooComplex } from './limits/too-complex.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import {
@@ -38,7 +38,7 @@ export interface ContextDeps {
 
 /** What node's HTTP server hands yoga besides the request (absent when called through fetch). */
 export interface NodeServerContext {
-  req?: IncomingMessage;
+  /** Its `close` before the answer is finished means the client went away. */
   res?: ServerResponse;
 }
 
