@@ -8,7 +8,15 @@ import { createMaskError, useStableErrorCodes } from './errors.ts';
 import { useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
 import { useLimits } from './limits/index.ts';
-import { createLogger, useOperationLog } from './operation-log.ts';
+import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';
+import { useOperatorEndpoints } from './operations/endpoints.ts';
+import { GatewayMetrics } from './operations/metrics.ts';
+import { type OperationListener, useOperationRecords } from './operations/operation-record.ts';
+import { usePersistedOperations } from './operations/persisted-operations.ts';
+import { Readiness } from './operations/readiness.ts';
+import { useRequestId } from './operations/request-id.ts';
+import type { Tracing } from './operations/tracing.ts';
+import { bothObservers } from './operations/upstream-observers.ts';
 import { schema } from './schema/index.ts';
 import { UpstreamClient } from './upstream/client.ts';
 
@@ -18,6 +26,10 @@ export interface GatewayDeps {
   graphiqlDemoKey?: string | null;
   /** Where the operation log goes; pino on stdout at config.logLevel when not given. */
   logger?: Logger;
+  /** /ready's state; main.ts keeps it to say when shutdown begins. A new one when not given. */
+  readiness?: Readiness;
+  /** Traces; null or absent: off (load-tracing.ts makes one when the endpoint is set). */
+  tracing?: Tracing | null;
 }
 
 export function createUpstreamClient(config: Config, origin: string): UpstreamClient {
@@ -65,13 +77,20 @@ query CombinedView($projectId: String! = "@current") {
 
 export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const logger = deps.logger ?? createLogger(config.logLevel);
-  // A masked error's detail goes to the log only: its message and stack, never the request.
-  const maskError = createMaskError((error) =>
-    logger.error(
-      { error: { message: (error as Error)?.message, stack: (error as Error)?.stack } },
-      'unexpected error',
-    ),
-  );
+  // A masked error's detail goes to the log only (with its request id), never to the caller.
+  const masked: MaskedErrors = new WeakMap();
+  const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error));
+  const { manifest, only } = config.persistedOperations;
+  const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifest?.operationNames) : null;
+  const tracing = deps.tracing ?? null;
+  const listeners: OperationListener[] = [logOperation(logger, masked)];
+  if (metrics) listeners.push(metrics.operationFinished);
+  if (tracing) listeners.push(tracing.operationFinished);
+  const observe =
+    metrics || tracing
+      ? (request: Request, requestId: string) =>
+          bothObservers(metrics?.upstream, tracing?.upstreamObserver(request, requestId))
+      : undefined;
   return createYoga<NodeServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -88,11 +107,20 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
           client: deps.client,
           requestDeadlineMs: config.requestDeadlineMs,
           maxUpstreamCalls: config.limits.upstreamCalls,
+          observe,
         },
         request,
         { res },
       ),
+    // A persisted operation may be named by `documentId` instead of sending its text.
+    extraParamNames: ['documentId'],
     plugins: [
+      useRequestId(),
+      useOperatorEndpoints({
+        readiness: deps.readiness ?? new Readiness((timeoutMs) => deps.client.probe(timeoutMs)),
+        metrics,
+        metricsToken: config.metrics.token,
+      }),
       config.graphiql &&
         useGraphiQLPage('/graphql', {
           title: 'Destinations GraphQL gateway',
@@ -101,14 +129,15 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
             ? JSON.stringify({ Authorization: `Bearer ${deps.graphiqlDemoKey}` })
             : undefined,
         }),
+      usePersistedOperations({ manifest, only }),
       useLimits(config.limits),
       useJit(),
       // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
       // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
       // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.
-      // Before the log, so that it records the codes callers see.
+      // Before the records, so that log, metrics and traces have the codes callers see.
       useStableErrorCodes(),
-      useOperationLog(logger),
+      useOperationRecords(listeners),
     ],
   });
 }

@@ -2,6 +2,7 @@
 // value stops start-up with a message that names the variable; README.md has the table.
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { PersistedManifest } from './operations/persisted-manifest.ts';
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -40,6 +41,13 @@ const ENV_SCHEMA = z.object({
     )
     .optional(),
   SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
+  METRICS: flag.default(true),
+  METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('destinations-graphql-gateway'),
+  OTEL_BSP_SCHEDULE_DELAY: integer(1, 600_000).default(5_000),
+  PERSISTED_OPERATIONS_FILE: z.string().min(1).optional(),
+  PERSISTED_OPERATIONS_ONLY: flag.default(false),
   WORKERS: z
     .union([z.literal('auto'), integer(1, 256)])
     .default(1)
@@ -78,6 +86,18 @@ export interface Config {
   shutdownGraceMs: number;
   /** Worker processes sharing the port (node:cluster); 1 serves in this process. */
   workers: number;
+  metrics: {
+    enabled: boolean;
+    /** null: GET /metrics needs no token. */
+    token: string | null;
+  };
+  /** null: tracing is off, and its SDK is never loaded. */
+  tracing: { endpoint: string; serviceName: string; scheduleDelayMs: number } | null;
+  persistedOperations: {
+    manifest: PersistedManifest | null;
+    /** Safelist mode: only the manifest's documents run. */
+    only: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -96,6 +116,18 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  let manifest: PersistedManifest | null = null;
+  if (e.PERSISTED_OPERATIONS_FILE) {
+    try {
+      manifest = PersistedManifest.fromFile(e.PERSISTED_OPERATIONS_FILE);
+    } catch (error) {
+      throw new ConfigError(`invalid configuration: PERSISTED_OPERATIONS_FILE: ${(error as Error).message}`);
+    }
+  } else if (e.PERSISTED_OPERATIONS_ONLY) {
+    throw new ConfigError(
+      'invalid configuration: PERSISTED_OPERATIONS_ONLY=true needs PERSISTED_OPERATIONS_FILE (else nothing could run)',
+    );
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -124,5 +156,14 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     corsOrigins: e.CORS_ORIGINS ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     workers: e.WORKERS,
+    metrics: Object.freeze({ enabled: e.METRICS, token: e.METRICS_TOKEN ?? null }),
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? Object.freeze({
+          endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+          serviceName: e.OTEL_SERVICE_NAME,
+          scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+        })
+      : null,
+    persistedOperations: Object.freeze({ manifest, only: e.PERSISTED_OPERATIONS_ONLY }),
   });
 }

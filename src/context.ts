@@ -3,6 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { tooComplex } from './limits/too-complex.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
+import { requestIdOf } from './operations/request-id.ts';
 import {
   type CallerUpstream,
   ClientGone,
@@ -10,6 +11,7 @@ import {
   RequestSignal,
   type UpstreamAttempt,
   type UpstreamClient,
+  type UpstreamObserver,
 } from './upstream/client.ts';
 
 export interface UpstreamCallLog {
@@ -19,6 +21,8 @@ export interface UpstreamCallLog {
 }
 
 export interface GatewayContext {
+  /** x-request-id of the answer (request-id.ts). */
+  requestId: string;
   /** The caller's Authorization header exactly as received; null when absent. */
   authorization: string | null;
   upstream: CallerUpstream;
@@ -34,6 +38,8 @@ export interface ContextDeps {
    * that could exceed it before they run; this is the backstop should an estimate be low.
    */
   maxUpstreamCalls: number;
+  /** What sees this request's upstream attempts (metrics, its trace); none when all are off. */
+  observe?: (request: Request, requestId: string) => UpstreamObserver | undefined;
 }
 
 /** What node's HTTP server hands yoga besides the request (absent when called through fetch). */
@@ -71,9 +77,12 @@ export function createContext(
   server: NodeServerContext = {},
 ): GatewayContext {
   const authorization = request.headers.get('authorization');
+  const requestId = requestIdOf(request);
   const calls: UpstreamCallLog = { calls: 0, attempts: [] };
   const upstream = deps.client.forCaller({
     authorization: authorization && authorization.trim() !== '' ? authorization : null,
+    requestId,
+    observer: deps.observe?.(request, requestId),
     signal: requestSignal(deps.requestDeadlineMs, request, server),
     deadline: Date.now() + deps.requestDeadlineMs,
     beforeCall: () => {
@@ -84,5 +93,5 @@ export function createContext(
     },
     onAttempt: (attempt) => calls.attempts.push(attempt),
   });
-  return { authorization, upstream, loaders: createLoaders(upstream), calls };
+  return { requestId, authorization, upstream, loaders: createLoaders(upstream), calls };
 }

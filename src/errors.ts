@@ -9,7 +9,8 @@ import { ERROR_CODES, type ErrorCode } from './upstream/errors.ts';
 
 const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
 
-export type UnexpectedErrorReporter = (error: unknown) => void;
+/** Told of every error masked: what it was, and the masked error the caller gets instead. */
+export type UnexpectedErrorReporter = (error: unknown, masked: GraphQLError) => void;
 
 /** The same error, located where it was, with one of the stable codes. */
 function withCode(error: GraphQLError, code: ErrorCode): GraphQLError {
@@ -36,13 +37,14 @@ export const createMaskError =
         return asRequestError(error);
       }
     }
-    reportUnexpected(error);
     const located = error instanceof GraphQLError ? error : null;
-    return new GraphQLError('Unexpected error.', {
+    const masked = new GraphQLError('Unexpected error.', {
       nodes: located?.nodes,
       path: located?.path,
       extensions: { code: 'INTERNAL_SERVER_ERROR' },
     });
+    reportUnexpected(error, masked);
+    return masked;
   };
 
 /** graphql-js and yoga's own codes for a request they refused; to callers, that is bad input. */

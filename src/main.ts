@@ -6,6 +6,8 @@ import { createServer } from 'node:http';
 import { createGateway, createUpstreamClient } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './operation-log.ts';
+import { loadTracing } from './operations/load-tracing.ts';
+import { Readiness } from './operations/readiness.ts';
 import { superviseWorkers } from './workers.ts';
 
 // PostHog refuses its custom actions (important changes among them) to every scoped key, so
@@ -51,15 +53,17 @@ if (config.workers > 1 && cluster.isPrimary) {
     },
   });
 } else {
-  serve();
+  await serve();
 }
 
-function serve(): void {
+async function serve(): Promise<void> {
   const graphiqlDemoKey = reference
     ? demoKeyFor(config.referenceDialect)
     : process.env.GATEWAY_GRAPHIQL_DEMO_KEY || null;
   const client = createUpstreamClient(config, upstreamOrigin);
-  const gateway = createGateway(config, { client, logger, graphiqlDemoKey });
+  const readiness = new Readiness((timeoutMs) => client.probe(timeoutMs));
+  const tracing = await loadTracing(config);
+  const gateway = createGateway(config, { client, logger, graphiqlDemoKey, readiness, tracing });
   const server = createServer(gateway);
 
   server.listen(config.port, config.host, () => {
@@ -78,12 +82,14 @@ function serve(): void {
    */
   async function shutdown(signal: string): Promise<void> {
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    readiness.startDraining();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
     await closed;
     clearTimeout(cut);
     await client.close();
+    await tracing?.shutdown();
     await reference?.close();
     logger.info('stopped');
     logger.flush();

@@ -1,11 +1,10 @@
-// One JSON log line per GraphQL operation: its name and type, how long it took, the upstream
-// calls it made (count and statuses) and the error codes it answered. No header, key, cookie,
-// variable or upstream body is ever logged; pino's redaction is a second line of defence.
+// One JSON log line per GraphQL operation: its request id, name and type, how long it took, the
+// upstream calls it made (count and statuses) and the error codes it answered; and one line per
+// masked error, with its detail and the same request id. No header, key, cookie, variable or
+// upstream body is ever logged; pino's redaction is a second line of defence.
 import type { GraphQLError } from 'graphql';
-import { getOperationAST } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { type Logger, pino } from 'pino';
-import type { GatewayContext, UpstreamCallLog } from './context.ts';
+import type { OperationListener } from './operations/operation-record.ts';
 
 /**
  * stdout through a buffer written asynchronously: pino's default writes every line with a
@@ -41,64 +40,41 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
   );
 }
 
-interface OperationRecord {
-  started: number;
-  name: string | null;
-  type: string | null;
-  calls: UpstreamCallLog | null;
-}
+/**
+ * The errors masked as INTERNAL_SERVER_ERROR, each with what it hid: yoga's maskError knows no
+ * request, so the detail is logged when the operation is, with the operation's request id.
+ */
+export type MaskedErrors = WeakMap<GraphQLError, unknown>;
 
-function errorCodes(result: unknown): string[] {
-  const results = Array.isArray(result) ? result : [result];
-  return results.flatMap((r) =>
-    ((r as { errors?: readonly GraphQLError[] } | null)?.errors ?? []).map((e) =>
-      String(e.extensions?.code ?? 'UNKNOWN'),
-    ),
-  );
-}
-
-export function useOperationLog(logger: Logger): Plugin<GatewayContext> {
-  const operations = new WeakMap<Request, OperationRecord>();
-  return {
-    onRequest({ request }) {
-      operations.set(request, { started: performance.now(), name: null, type: null, calls: null });
-    },
-    onParams({ request, params }) {
-      const record = operations.get(request);
-      if (record) record.name = params.operationName ?? null;
-    },
-    onExecute({ args }) {
-      const context = args.contextValue as GatewayContext & { request: Request };
-      const record = operations.get(context.request);
-      if (!record) return;
-      const operation = getOperationAST(args.document, args.operationName);
-      record.name = operation?.name?.value ?? record.name;
-      record.type = operation?.operation ?? null;
-      record.calls = context.calls;
-    },
-    onResultProcess({ request, result }) {
-      const record = operations.get(request);
-      if (!record || request.method === 'OPTIONS') return;
-      operations.delete(request);
-      const statuses: Record<string, number> = {};
-      for (const attempt of record.calls?.attempts ?? []) {
-        const key = String(attempt.status ?? 'failed');
-        statuses[key] = (statuses[key] ?? 0) + 1;
-      }
-      logger.info(
-        {
-          operation: record.name,
-          type: record.type,
-          durationMs: Math.round((performance.now() - record.started) * 10) / 10,
-          upstream: {
-            calls: record.calls?.calls ?? 0,
-            attempts: record.calls?.attempts.length ?? 0,
-            statuses,
-          },
-          errors: errorCodes(result),
-        },
-        'graphql operation',
+export function logOperation(logger: Logger, masked: MaskedErrors): OperationListener {
+  return (operation) => {
+    const statuses: Record<string, number> = {};
+    for (const attempt of operation.calls?.attempts ?? []) {
+      const key = String(attempt.status ?? 'failed');
+      statuses[key] = (statuses[key] ?? 0) + 1;
+    }
+    for (const error of operation.errors) {
+      const hidden = masked.get(error) as Error | undefined;
+      if (hidden === undefined) continue;
+      logger.error(
+        { requestId: operation.requestId, error: { message: hidden?.message, stack: hidden?.stack } },
+        'unexpected error',
       );
-    },
+    }
+    logger.info(
+      {
+        requestId: operation.requestId,
+        operation: operation.name,
+        type: operation.type,
+        durationMs: Math.round(operation.durationMs * 10) / 10,
+        upstream: {
+          calls: operation.calls?.calls ?? 0,
+          attempts: operation.calls?.attempts.length ?? 0,
+          statuses,
+        },
+        errors: operation.errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN')),
+      },
+      'graphql operation',
+    );
   };
 }

@@ -7,6 +7,8 @@ import { Writable } from 'node:stream';
 import { createGateway, createUpstreamClient } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/operation-log.ts';
+import { loadTracing } from '../src/operations/load-tracing.ts';
+import { Readiness } from '../src/operations/readiness.ts';
 import type { Dialect } from '../src/reference-upstream/dialect.ts';
 import {
   type ReferenceUpstream,
@@ -27,6 +29,8 @@ export interface Harness {
   url: string;
   /** Every line the gateway logged, as written. */
   logs: string[];
+  /** The gateway's /ready state. */
+  readiness: Readiness;
   gql(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<GqlAnswer>;
   post(body: string, headers?: Record<string, string>): Promise<GqlAnswer>;
   /** /api requests the upstream received since the last reset, optionally filtered. */
@@ -45,6 +49,8 @@ export interface HarnessOptions {
 export interface GatewayServer {
   url: string;
   logs: string[];
+  /** /ready's state, to begin a drain from a test. */
+  readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -62,16 +68,20 @@ export async function startGatewayServer(
       done();
     },
   });
-  const gateway = createGateway(config, { client, logger: createLogger('info', sink) });
+  const readiness = new Readiness((timeoutMs) => client.probe(timeoutMs));
+  const tracing = await loadTracing(config);
+  const gateway = createGateway(config, { client, logger: createLogger('info', sink), readiness, tracing });
   const server: Server = createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
     logs,
+    readiness,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await client.close();
+      await tracing?.shutdown();
     },
   };
 }
@@ -101,6 +111,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     upstream,
     url,
     logs,
+    readiness: gateway.readiness,
     post,
     gql: (query, variables = {}, key = 'phx_full') =>
       post(JSON.stringify({ query, variables }), key === null ? {} : { authorization: `Bearer ${key}` }),

@@ -65,7 +65,7 @@ export function limitedBodyParser(limit: number) {
     if (Array.isArray(body)) return badRequest('Batched operations are off: send one operation per request.');
     if (body === null || typeof body !== 'object')
       return badRequest('The request body must be a JSON object.');
-    const { query, variables, operationName, extensions } = body as Record<string, unknown>;
+    const { query, variables, operationName, extensions, documentId } = body as Record<string, unknown>;
     if (query !== undefined && typeof query !== 'string') return badRequest('`query` must be a string.');
     if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
       return badRequest('`variables` must be an object.');
@@ -77,6 +77,8 @@ export function limitedBodyParser(limit: number) {
       variables: (variables ?? undefined) as Record<string, unknown> | undefined,
       operationName: (operationName ?? undefined) as string | undefined,
       extensions: (extensions ?? undefined) as Record<string, unknown> | undefined,
+      // A persisted operation's id (persisted-operations.ts); yoga is told it is a known parameter.
+      ...(documentId != null ? { documentId } : {}),
     };
   };
 }

@@ -34,6 +34,9 @@ export interface RequestLogEntry {
   query: string;
   /** The Authorization header exactly as received. */
   authorization: string | undefined;
+  /** The `x-request-id` and W3C `traceparent` headers as received (how a call is followed end to end). */
+  requestId: string | undefined;
+  traceparent: string | undefined;
   /** null when the connection was reset instead of answered. */
   status: number | null;
   /** Epoch milliseconds, sub-millisecond precision: when the request arrived and was answered. */
@@ -86,6 +89,8 @@ export async function startReferenceUpstream(
       path: url.pathname,
       query: url.search.slice(1),
       authorization: req.headers.authorization,
+      requestId: req.headers['x-request-id'] as string | undefined,
+      traceparent: req.headers.traceparent as string | undefined,
       status: null,
       start: preciseNow(),
       end: 0,

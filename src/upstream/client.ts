@@ -58,9 +58,39 @@ export interface UpstreamAttempt {
   durationMs: number;
 }
 
+/** Why a GET is tried again. */
+export type RetryReason = 'rate_limited' | 'upstream_5xx' | 'transport';
+
+/** How one attempt ended: its status, or the code of the error it failed with. */
+export interface AttemptOutcome {
+  status: number | null;
+  /** The `extensions.code` of the failure; null when the upstream answered 2xx/3xx. */
+  errorCode: string | null;
+  durationMs: number;
+}
+
+/**
+ * What operating the gateway sees of upstream calls (metrics, traces). Called on the hot path:
+ * nothing here may throw or wait.
+ */
+export interface UpstreamObserver {
+  /** Before each attempt (1 = the first); the headers it returns are sent with the attempt. */
+  attemptStarted(call: UpstreamCall, attempt: number): AttemptObservation;
+  /** A GET is about to wait `waitMs` and try again. */
+  retrying(call: UpstreamCall, reason: RetryReason, waitMs: number): void;
+}
+
+export interface AttemptObservation {
+  headers?: Record<string, string>;
+  finished(outcome: AttemptOutcome): void;
+}
+
 export interface CallerOptions {
   /** The caller's Authorization header as received; null when they sent none. */
   authorization: string | null;
+  /** Sent upstream as `x-request-id`, so one call can be followed end to end. */
+  requestId?: string;
+  observer?: UpstreamObserver;
   /**
    * The GraphQL request's one signal: aborted with a RequestDeadline at its deadline, or with a
    * ClientGone when its client disconnects.
@@ -163,6 +193,12 @@ class AttemptFailure {
     readonly retryable: boolean,
     readonly waitMs: number | null = null,
   ) {}
+
+  get retryReason(): RetryReason {
+    const status = (this.error.extensions.upstream as { status?: number } | undefined)?.status;
+    if (status === 429) return 'rate_limited';
+    return status === undefined ? 'transport' : 'upstream_5xx';
+  }
 }
 
 export class UpstreamClient {
@@ -194,11 +230,12 @@ export class UpstreamClient {
         const backoff =
           last.waitMs ?? BACKOFF_BASE_MS * 2 ** (attempt - 1) + Math.random() * BACKOFF_JITTER_MS;
         if (Date.now() + backoff >= caller.deadline) break;
+        caller.observer?.retrying(call, last.retryReason, backoff);
         await sleep(backoff, caller.signal);
         // A wait ends early when the request is aborted; what was learnt before it stands.
         if (stopped(caller)) break;
       }
-      const outcome = await this.attempt(call, caller);
+      const outcome = await this.attempt(call, caller, attempt + 1);
       if (!(outcome instanceof AttemptFailure)) return outcome;
       last = outcome;
       if (!outcome.retryable) break;
@@ -209,12 +246,16 @@ export class UpstreamClient {
   private async attempt(
     call: UpstreamCall,
     caller: CallerOptions,
+    attemptNumber: number,
   ): Promise<UpstreamResponse | AttemptFailure> {
+    const observation = caller.observer?.attemptStarted(call, attemptNumber);
     const headers: Record<string, string> = {
+      ...observation?.headers,
       authorization: caller.authorization!,
       accept: 'application/json',
       'user-agent': USER_AGENT,
     };
+    if (caller.requestId) headers['x-request-id'] = caller.requestId;
     let body: string | undefined;
     if (call.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -226,6 +267,7 @@ export class UpstreamClient {
     const remaining = caller.deadline - Date.now();
     const started = performance.now();
     let status: number | null = null;
+    let errorCode: string | null = null;
     try {
       const response = await this.pool.request({
         path: `${call.path}${queryString(call.query)}`,
@@ -239,25 +281,29 @@ export class UpstreamClient {
       status = response.statusCode;
       const text = await readText(response.body);
       const contentType = String(response.headers['content-type'] ?? '');
-      if (status >= 400)
-        return this.statusFailure(call, status, text, response.headers['retry-after'], caller);
+      if (status >= 400) {
+        const failure = this.statusFailure(call, status, text, response.headers['retry-after'], caller);
+        errorCode = failure.error.extensions.code as string;
+        return failure;
+      }
       return { status, contentType, body: parseBody(text, contentType) };
     } catch (error) {
-      if (error instanceof AttemptFailure) return error;
+      if (error instanceof AttemptFailure) {
+        errorCode = error.error.extensions.code as string;
+        return error;
+      }
       const deadlineHit =
         caller.signal.reason instanceof RequestDeadline || Date.now() >= caller.deadline - 1;
       const retryable = call.method === 'GET' && status === null && isRetryableTransportError(error);
       const failure = transportError(error, deadlineHit);
       // A write cut after it may have reached the upstream may have been applied.
       const unknown = call.method !== 'GET' && (deadlineHit || mayHaveReachedUpstream(error));
+      errorCode = failure.extensions.code as string;
       return new AttemptFailure(unknown ? unknownWriteOutcome(failure) : failure, retryable);
     } finally {
-      caller.onAttempt?.({
-        method: call.method,
-        path: call.path,
-        status,
-        durationMs: performance.now() - started,
-      });
+      const durationMs = performance.now() - started;
+      caller.onAttempt?.({ method: call.method, path: call.path, status, durationMs });
+      observation?.finished({ status, errorCode, durationMs });
     }
   }
 
@@ -285,6 +331,36 @@ export class UpstreamClient {
       return new AttemptFailure(error, fits, fits ? retryAfter! * 1000 : null);
     }
     return new AttemptFailure(error, RETRYABLE_STATUSES.has(status));
+  }
+
+  /** The pool's sockets and queue, for metrics. */
+  poolStats(): { connected: number; queued: number; running: number } {
+    const { connected, queued, running } = this.pool.stats;
+    return { connected, queued, running };
+  }
+
+  /**
+   * Readiness: does the upstream answer at all? One unauthenticated GET of the project list,
+   * which a live upstream refuses with 401 at once; any status below 500 within `timeoutMs` counts.
+   */
+  async probe(timeoutMs: number): Promise<{ ok: boolean; reason: string }> {
+    try {
+      const response = await this.pool.request({
+        path: '/api/projects/',
+        method: 'GET',
+        headers: { accept: 'application/json', 'user-agent': USER_AGENT },
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      await response.body.dump();
+      return response.statusCode < 500
+        ? { ok: true, reason: 'upstream answers' }
+        : { ok: false, reason: `upstream answered ${response.statusCode}` };
+    } catch (error) {
+      const code = (error as { code?: string; name?: string }).code ?? (error as Error).name;
+      return { ok: false, reason: `upstream unreachable (${code})` };
+    }
   }
 
   close(): Promise<void> {

@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'QUERY_TOO_COMPLEX',
   'METHOD_NOT_ALLOWED',
   'UNSUPPORTED_MEDIA_TYPE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_ONLY',
   'INTERNAL_SERVER_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,6 +10,8 @@
 // table; writes the figures as JSON under bench-results/ (git-ignored).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -238,10 +240,25 @@ async function main() {
     /listening on (http:\/\/\S+)/,
   );
   const env = { UPSTREAM_URL: upstream.url };
+  // Where the traced gateway exports its spans: a sink that reads and drops them.
+  const otlpSink = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => otlpSink.listen(0, '127.0.0.1', resolve));
+  const otlpEndpoint = `http://127.0.0.1:${(otlpSink.address() as AddressInfo).port}`;
   const contenders = [
     await start('floor', ['test/bench/floor.mjs'], env, /listening on (http:\/\/\S+)/),
     await start('bare yoga', ['test/bench/bare-yoga.mjs'], env, /listening on (http:\/\/\S+)/),
+    // Metrics on (the default), tracing off.
     await start('gateway', ['dist/main.js'], { ...env, GRAPHIQL: 'false' }, /GraphiQL at (http:\/\/[^\s,]+)/),
+    // What tracing costs: every operation and upstream attempt a span, exported over OTLP/HTTP.
+    await start(
+      'gateway, traced',
+      ['dist/main.js'],
+      { ...env, GRAPHIQL: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint },
+      /GraphiQL at (http:\/\/[^\s,]+)/,
+    ),
     // Its CPU and RSS are those of the supervisor and both workers together.
     await start(
       'gateway, 2 workers',

@@ -2,51 +2,16 @@
 // test/clients/relay/ against schema.graphql: @refetchable fragments, @connection pagination on
 // both connections, a mutation. The query texts it generates then run against the gateway with
 // no errors, the pagination and refetch queries included.
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness.ts';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Compiles the operations in a scratch project; returns each generated operation's text by name. */
-function compileWithRelay(): Map<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-relay-'));
-  try {
-    cpSync(join(ROOT, 'test/clients/relay'), join(dir, 'src'), { recursive: true });
-    cpSync(join(ROOT, 'schema.graphql'), join(dir, 'schema.graphql'));
-    mkdirSync(join(dir, '__generated__'));
-    writeFileSync(
-      join(dir, 'relay.config.json'),
-      JSON.stringify({
-        src: './src',
-        schema: './schema.graphql',
-        language: 'typescript',
-        artifactDirectory: './__generated__',
-      }),
-    );
-    execFileSync(join(ROOT, 'node_modules/.bin/relay-compiler'), [], { cwd: dir, stdio: 'pipe' });
-    const texts = new Map<string, string>();
-    for (const file of readdirSync(join(dir, '__generated__'))) {
-      const artifact = readFileSync(join(dir, '__generated__', file), 'utf8');
-      const text = /^\s*"text": (".*"),?$/m.exec(artifact)?.[1];
-      if (text) texts.set(file.replace(/\.graphql\.ts$/, ''), JSON.parse(text));
-    }
-    return texts;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { compileWithRelay } from './relay/compile.ts';
 
 describe('operations compiled by the Relay compiler', () => {
   let h: Harness;
   let texts: Map<string, string>;
   beforeAll(async () => {
     h = await startHarness();
-    texts = compileWithRelay();
+    texts = compileWithRelay().operations;
   });
   afterAll(() => h.close());
 

@@ -1,0 +1,66 @@
+// The operator's endpoints, answered before GraphQL sees the request and without a key:
+// - GET /health: yoga's own health check answers it first: 200 with an empty body while the
+//   process serves; no upstream call.
+// - GET /ready: 200 or 503 with a short JSON reason (readiness.ts).
+// - GET /metrics: the Prometheus text format; with METRICS_TOKEN set, only for
+//   `Authorization: Bearer <METRICS_TOKEN>`.
+// Nothing in any of them names the upstream, a key or a caller.
+import { timingSafeEqual } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayMetrics } from './metrics.ts';
+import type { Readiness } from './readiness.ts';
+
+export interface OperatorEndpoints {
+  readiness: Readiness;
+  metrics: GatewayMetrics | null;
+  /** null: /metrics is open (keep it on an internal network). */
+  metricsToken: string | null;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+
+function bearerMatches(header: string | null, token: string): boolean {
+  const given = Buffer.from(header ?? '');
+  const wanted = Buffer.from(`Bearer ${token}`);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+async function metricsResponse(request: Request, endpoints: OperatorEndpoints): Promise<Response> {
+  const { metrics, metricsToken } = endpoints;
+  if (!metrics) return json(404, { error: 'metrics are off' });
+  if (metricsToken !== null && !bearerMatches(request.headers.get('authorization'), metricsToken)) {
+    return new Response(JSON.stringify({ error: 'send Authorization: Bearer <METRICS_TOKEN>' }), {
+      status: 401,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer' },
+    });
+  }
+  return new Response(await metrics.registry.metrics(), {
+    headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+  });
+}
+
+export function useOperatorEndpoints(endpoints: OperatorEndpoints): Plugin {
+  return {
+    onRequest({ request, url, endResponse }) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+      const path = url.pathname;
+      if (path === '/ready') {
+        return endpoints.readiness.check().then((result) =>
+          endResponse(
+            json(result.ok ? 200 : 503, {
+              status: result.ok ? 'ready' : 'not ready',
+              reason: result.reason,
+            }),
+          ),
+        );
+      } else if (path === '/metrics') {
+        return metricsResponse(request, endpoints).then(endResponse);
+      }
+      return undefined;
+    },
+  };
+}

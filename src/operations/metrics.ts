@@ -1,0 +1,176 @@
+// Prometheus metrics, one registry per gateway, served at GET /metrics (metrics-endpoint.ts).
+// Every label value is bounded: operation names fold (operation-names.ts), upstream paths become
+// route templates (route-template.ts), error codes and limit measures are closed lists, and no
+// key, header, raw path, id or variable is ever a label.
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type {
+  AttemptObservation,
+  UpstreamCall,
+  UpstreamClient,
+  UpstreamObserver,
+} from '../upstream/client.ts';
+import { ERROR_CODES } from '../upstream/errors.ts';
+import { OperationNames } from './operation-names.ts';
+import type { FinishedOperation } from './operation-record.ts';
+import { routeTemplate } from './route-template.ts';
+
+const KNOWN_CODES = new Set<string>(ERROR_CODES);
+const MEASURES = new Set(['depth', 'aliases', 'directives', 'tokens', 'cost', 'upstreamCalls', 'bodyBytes']);
+/** Upstream latency buckets (seconds): PostHog answers in tens to hundreds of milliseconds. */
+const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const OPERATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+const fold = (value: unknown, known: Set<string>) =>
+  typeof value === 'string' && known.has(value) ? value : 'other';
+
+/** success: data and no error; partial: data and errors; error: no data. */
+function outcomeOf(operation: FinishedOperation): string {
+  if (operation.errors.length === 0) return 'success';
+  return operation.hasData ? 'partial' : 'error';
+}
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly names: OperationNames;
+  private readonly operations: Counter;
+  private readonly operationSeconds: Histogram;
+  private readonly errors: Counter;
+  private readonly limitsRefused: Counter;
+  private readonly upstreamRequests: Counter;
+  private readonly upstreamSeconds: Histogram;
+  private readonly upstreamRetries: Counter;
+  private readonly rateLimitWaits: Counter;
+  private readonly rateLimitWaitSeconds: Counter;
+  private readonly upstreamTimeouts: Counter;
+
+  constructor(client: UpstreamClient, manifestNames: Iterable<string> = []) {
+    this.names = new OperationNames(manifestNames);
+    const registers = [this.registry];
+    this.operations = new Counter({
+      name: 'gateway_graphql_operations_total',
+      help: 'GraphQL operations answered, by operation name, type and outcome (success, partial, error).',
+      labelNames: ['operation', 'type', 'outcome'],
+      registers,
+    });
+    this.operationSeconds = new Histogram({
+      name: 'gateway_graphql_operation_duration_seconds',
+      help: 'Time from request to answer of GraphQL operations, by operation name, type and outcome.',
+      labelNames: ['operation', 'type', 'outcome'],
+      buckets: OPERATION_BUCKETS,
+      registers,
+    });
+    this.errors = new Counter({
+      name: 'gateway_graphql_errors_total',
+      help: 'GraphQL errors answered, by extensions.code.',
+      labelNames: ['code'],
+      registers,
+    });
+    this.limitsRefused = new Counter({
+      name: 'gateway_limits_refused_total',
+      help: 'Operations or fields refused by a limit (QUERY_TOO_COMPLEX), by measure.',
+      labelNames: ['measure'],
+      registers,
+    });
+    this.upstreamRequests = new Counter({
+      name: 'gateway_upstream_requests_total',
+      help: 'Upstream HTTP attempts, by method, route template, status ("failed": no answer) and attempt number.',
+      labelNames: ['method', 'route', 'status', 'attempt'],
+      registers,
+    });
+    this.upstreamSeconds = new Histogram({
+      name: 'gateway_upstream_request_duration_seconds',
+      help: 'Duration of upstream HTTP attempts, by method, route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: UPSTREAM_BUCKETS,
+      registers,
+    });
+    this.upstreamRetries = new Counter({
+      name: 'gateway_upstream_retries_total',
+      help: 'Upstream GETs tried again, by route template and reason (rate_limited, upstream_5xx, transport).',
+      labelNames: ['route', 'reason'],
+      registers,
+    });
+    this.rateLimitWaits = new Counter({
+      name: 'gateway_upstream_rate_limit_waits_total',
+      help: 'Waits for an upstream 429 Retry-After before trying again.',
+      registers,
+    });
+    this.rateLimitWaitSeconds = new Counter({
+      name: 'gateway_upstream_rate_limit_wait_seconds_total',
+      help: 'Seconds spent waiting for upstream 429 Retry-After.',
+      registers,
+    });
+    this.upstreamTimeouts = new Counter({
+      name: 'gateway_upstream_timeouts_total',
+      help: 'Upstream attempts that timed out (connect, headers, body or the request deadline), by method and route template.',
+      labelNames: ['method', 'route'],
+      registers,
+    });
+    const pool = (read: (stats: ReturnType<UpstreamClient['poolStats']>) => number) =>
+      function (this: Gauge) {
+        this.set(read(client.poolStats()));
+      };
+    new Gauge({
+      name: 'gateway_upstream_pool_connected_sockets',
+      help: 'Open sockets to the upstream.',
+      registers,
+      collect: pool((s) => s.connected),
+    });
+    new Gauge({
+      name: 'gateway_upstream_pool_queued_requests',
+      help: 'Upstream requests waiting for a socket (UPSTREAM_MAX_CONNECTIONS reached).',
+      registers,
+      collect: pool((s) => s.queued),
+    });
+    new Gauge({
+      name: 'gateway_upstream_pool_running_requests',
+      help: 'Upstream requests in flight.',
+      registers,
+      collect: pool((s) => s.running),
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  operationFinished = (operation: FinishedOperation): void => {
+    const labels = {
+      operation: this.names.label(operation.name),
+      // none: refused before execution (a syntax error, a limit, a persisted-operation refusal).
+      type: operation.type ?? 'none',
+      outcome: outcomeOf(operation),
+    };
+    this.operations.inc(labels);
+    this.operationSeconds.observe(labels, operation.durationMs / 1000);
+    for (const error of operation.errors) {
+      const code = fold(error.extensions?.code, KNOWN_CODES);
+      this.errors.inc({ code });
+      if (code === 'QUERY_TOO_COMPLEX') {
+        this.limitsRefused.inc({ measure: fold(error.extensions?.measure, MEASURES) });
+      }
+    }
+  };
+
+  /** Counts every upstream attempt; the same for every caller, so one object serves them all. */
+  readonly upstream: UpstreamObserver = {
+    attemptStarted: (call: UpstreamCall, attempt: number): AttemptObservation => ({
+      finished: ({ status, errorCode, durationMs }) => {
+        const route = routeTemplate(call.path);
+        const statusLabel = status === null ? 'failed' : String(status);
+        this.upstreamRequests.inc({
+          method: call.method,
+          route,
+          status: statusLabel,
+          attempt: String(attempt),
+        });
+        this.upstreamSeconds.observe({ method: call.method, route, status: statusLabel }, durationMs / 1000);
+        if (errorCode === 'UPSTREAM_TIMEOUT') this.upstreamTimeouts.inc({ method: call.method, route });
+      },
+    }),
+    retrying: (call, reason, waitMs) => {
+      this.upstreamRetries.inc({ route: routeTemplate(call.path), reason });
+      if (reason === 'rate_limited') {
+        this.rateLimitWaits.inc();
+        this.rateLimitWaitSeconds.inc(waitMs / 1000);
+      }
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Persisted operations: a request may name its document instead of sending it, by
+// `extensions.persistedQuery.sha256Hash` (Apollo's automatic persisted queries, APQ) or by
+// `documentId` (the GraphQL-over-HTTP draft; in the body or the query string).
+// - A known id runs the manifest's document.
+// - An unknown id with no text is PERSISTED_QUERY_NOT_FOUND (APQ clients then send the text).
+// - Not in safelist mode: an APQ id with its text runs the text once the hash is checked, and
+//   is remembered (a bounded memory per process), so the client's next request needs only the id.
+// - Safelist mode (PERSISTED_OPERATIONS_ONLY): only the manifest's documents run. Any other text
+//   is PERSISTED_QUERY_ONLY, and nothing is remembered. Either refusal is made before parsing,
+//   so it costs no upstream call.
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { badUserInput, codedError } from '../upstream/errors.ts';
+import { type PersistedManifest, sha256 } from './persisted-manifest.ts';
+
+export interface PersistedOperationsOptions {
+  manifest: PersistedManifest | null;
+  only: boolean;
+}
+
+/** APQ texts remembered per process when not in safelist mode. */
+const REMEMBERED_MAX = 1_000;
+
+type Params = GraphQLParams & { documentId?: unknown };
+
+/** The id a request names, and whether it came by APQ (whose id is the text's SHA-256). */
+function requestedId(params: Params, request: Request): { id: string; apq: boolean } | null {
+  const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } })
+    ?.persistedQuery;
+  if (persisted && persisted.version === 1 && typeof persisted.sha256Hash === 'string') {
+    return { id: persisted.sha256Hash, apq: true };
+  }
+  const documentId =
+    typeof params.documentId === 'string'
+      ? params.documentId
+      : request.method === 'GET'
+        ? new URL(request.url).searchParams.get('documentId')
+        : null;
+  return documentId ? { id: documentId, apq: false } : null;
+}
+
+const notFound = (id: string) =>
+  codedError(
+    'PERSISTED_QUERY_NOT_FOUND',
+    `PersistedQueryNotFound: no persisted operation has the id ${JSON.stringify(id.slice(0, 80))}.`,
+  );
+
+const onlyPersisted = () =>
+  codedError(
+    'PERSISTED_QUERY_ONLY',
+    'This gateway runs only persisted operations: send the id of one (extensions.persistedQuery or documentId), not a query text.',
+  );
+
+export function usePersistedOperations({ manifest, only }: PersistedOperationsOptions): Plugin {
+  const remembered = new Map<string, string>();
+  const documentOf = (id: string) => manifest?.document(id) ?? remembered.get(id);
+
+  return {
+    onParams({ params, request, setParams }) {
+      const given = params as Params;
+      const requested = requestedId(given, request);
+      const { documentId: _, ...rest } = given;
+      if (requested === null) {
+        if (only && !(given.query && manifest?.holds(given.query))) throw onlyPersisted();
+        if (given.documentId !== undefined) setParams(rest);
+        return;
+      }
+      const { id, apq } = requested;
+      const document = documentOf(id);
+      if (document !== undefined) {
+        setParams({ ...rest, query: document });
+        return;
+      }
+      if (!given.query || only) throw notFound(id);
+      if (apq) {
+        // APQ registration: the text must be what its hash says before it is remembered.
+        if (sha256(given.query) !== id) {
+          throw badUserInput('extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent.');
+        }
+        if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
+        remembered.set(id, given.query);
+      }
+      setParams(rest);
+    },
+  };
+}

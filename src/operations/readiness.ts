@@ -1,0 +1,36 @@
+// GET /ready: may a load balancer send traffic here? Not once shutdown has begun, and not while
+// the upstream does not answer a cheap unauthenticated probe within PROBE_TIMEOUT_MS. A probe's
+// result is kept for CACHE_MS and concurrent checks share one probe, so however often the load
+// balancer polls, the upstream sees at most one probe per CACHE_MS from this process.
+export interface ProbeResult {
+  ok: boolean;
+  reason: string;
+}
+
+export const PROBE_TIMEOUT_MS = 1_000;
+export const CACHE_MS = 3_000;
+
+export class Readiness {
+  private draining = false;
+  private last: { at: number; result: ProbeResult } | null = null;
+  private probing: Promise<ProbeResult> | null = null;
+
+  constructor(private readonly probe: (timeoutMs: number) => Promise<ProbeResult>) {}
+
+  /** From the first shutdown signal on, /ready answers 503 whatever the upstream does. */
+  startDraining(): void {
+    this.draining = true;
+  }
+
+  async check(): Promise<ProbeResult> {
+    if (this.draining) return { ok: false, reason: 'shutting down' };
+    if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last.result;
+    this.probing ??= this.probe(PROBE_TIMEOUT_MS).then((result) => {
+      this.last = { at: Date.now(), result };
+      this.probing = null;
+      return result;
+    });
+    const result = await this.probing;
+    return this.draining ? { ok: false, reason: 'shutting down' } : result;
+  }
+}
