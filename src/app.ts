@@ -1,5 +1,6 @@
 // createGateway(config, deps) → the yoga instance. No side effects and no listening: main.ts
 // serves it over HTTP, tests call it through a real server on port 0.
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -8,6 +9,8 @@ import { createMaskError, useStableErrorCodes } from './errors.ts';
 import { useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
 import { useLimits } from './limits/index.ts';
+import { useLiveQueries } from './live/live-queries.ts';
+import { LiveServices } from './live/services.ts';
 import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';
 import { useOperatorEndpoints } from './operations/endpoints.ts';
 import { GatewayMetrics } from './operations/metrics.ts';
@@ -30,6 +33,12 @@ export interface GatewayDeps {
   readiness?: Readiness;
   /** Traces; null or absent: off (load-tracing.ts makes one when the endpoint is set). */
   tracing?: Tracing | null;
+  /** Subscriptions and live queries; main.ts keeps it to end them on shutdown. A new one when not given. */
+  live?: LiveServices;
+}
+
+export function createLiveServices(config: Readonly<Config>, client: UpstreamClient): LiveServices {
+  return new LiveServices(client, { ...config.live, requestDeadlineMs: config.requestDeadlineMs });
 }
 
 export function createUpstreamClient(config: Config, origin: string): UpstreamClient {
@@ -83,6 +92,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const { manifest, only } = config.persistedOperations;
   const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifest?.operationNames) : null;
   const tracing = deps.tracing ?? null;
+  const live = deps.live ?? createLiveServices(config, deps.client);
   const listeners: OperationListener[] = [logOperation(logger, masked)];
   if (metrics) listeners.push(metrics.operationFinished);
   if (tracing) listeners.push(tracing.operationFinished);
@@ -108,6 +118,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
           requestDeadlineMs: config.requestDeadlineMs,
           maxUpstreamCalls: config.limits.upstreamCalls,
           observe,
+          live,
         },
         request,
         { res },
@@ -131,6 +142,9 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
         }),
       usePersistedOperations({ manifest, only }),
       useLimits(config.limits),
+      // Incremental answers (multipart/mixed or SSE); jit.ts leaves those documents to yoga's executor.
+      useDeferStream(),
+      useLiveQueries(live),
       useJit(),
       // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
       // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries

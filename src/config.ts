@@ -48,6 +48,10 @@ const ENV_SCHEMA = z.object({
   OTEL_BSP_SCHEDULE_DELAY: integer(1, 600_000).default(5_000),
   PERSISTED_OPERATIONS_FILE: z.string().min(1).optional(),
   PERSISTED_OPERATIONS_ONLY: flag.default(false),
+  ACTIVITY_POLL_MS: integer(100, 3_600_000).default(5_000),
+  LIVE_QUERY_POLL_MS: integer(100, 3_600_000).default(10_000),
+  MAX_SUBSCRIPTIONS_PER_KEY: integer(1, 10_000).default(5),
+  MAX_SUBSCRIPTIONS: integer(1, 1_000_000).default(1_000),
   WORKERS: z
     .union([z.literal('auto'), integer(1, 256)])
     .default(1)
@@ -93,6 +97,15 @@ export interface Config {
   };
   /** null: tracing is off, and its SDK is never loaded. */
   tracing: { endpoint: string; serviceName: string; scheduleDelayMs: number } | null;
+  live: {
+    /** How often a subscription's poller reads the activity log. */
+    activityPollMs: number;
+    /** How often a live query is re-run when nothing wakes it. */
+    liveQueryPollMs: number;
+    /** Subscriptions and live queries open at once, per key and in the process. */
+    maxSubscriptionsPerKey: number;
+    maxSubscriptions: number;
+  };
   persistedOperations: {
     manifest: PersistedManifest | null;
     /** Safelist mode: only the manifest's documents run. */
@@ -164,6 +177,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
           scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
         })
       : null,
+    live: Object.freeze({
+      activityPollMs: e.ACTIVITY_POLL_MS,
+      liveQueryPollMs: e.LIVE_QUERY_POLL_MS,
+      maxSubscriptionsPerKey: e.MAX_SUBSCRIPTIONS_PER_KEY,
+      maxSubscriptions: e.MAX_SUBSCRIPTIONS,
+    }),
     persistedOperations: Object.freeze({ manifest, only: e.PERSISTED_OPERATIONS_ONLY }),
   });
 }

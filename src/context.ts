@@ -2,6 +2,7 @@
 // the deadline, call accounting) and fresh loaders. Nothing in it outlives the GraphQL request.
 import type { ServerResponse } from 'node:http';
 import { tooComplex } from './limits/too-complex.ts';
+import type { LiveServices } from './live/services.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import { requestIdOf } from './operations/request-id.ts';
 import {
@@ -28,6 +29,15 @@ export interface GatewayContext {
   upstream: CallerUpstream;
   loaders: Loaders;
   calls: UpstreamCallLog;
+  /** Subscriptions and live queries; null where they are not served. */
+  live: LiveServices | null;
+  /**
+   * A fresh round of work for a long-lived operation (each subscription event, each live
+   * re-run): new loaders (nothing cached from the last round), a new call budget and deadline.
+   */
+  renew(): void;
+  /** The long-lived operation ended. */
+  end(): void;
 }
 
 export interface ContextDeps {
@@ -40,6 +50,7 @@ export interface ContextDeps {
   maxUpstreamCalls: number;
   /** What sees this request's upstream attempts (metrics, its trace); none when all are off. */
   observe?: (request: Request, requestId: string) => UpstreamObserver | undefined;
+  live?: LiveServices;
 }
 
 /** What node's HTTP server hands yoga besides the request (absent when called through fetch). */
@@ -53,22 +64,52 @@ export interface NodeServerContext {
  * the deadline passes and with a ClientGone when the client disconnects. (The request's own
  * signal from @whatwg-node/server is not used for this: it stops firing once AbortSignal.any()
  * has been called on it, so retries and waits went on for a caller long gone.)
+ *
+ * A long-lived operation (a subscription's events, a live query's re-runs) renews it for each
+ * round of work: a fresh deadline each time, the same client.
  */
-function requestSignal(deadlineMs: number, request: Request, server: NodeServerContext): RequestSignal {
-  const signal = new RequestSignal();
-  const deadline = setTimeout(() => signal.abort(new RequestDeadline('deadline')), deadlineMs);
-  deadline.unref();
-  const clientGone = () => {
-    clearTimeout(deadline);
-    signal.abort(new ClientGone('client gone'));
-  };
-  const { res } = server;
-  if (res) {
-    res.once('close', () => (res.writableFinished ? clearTimeout(deadline) : clientGone()));
-  } else {
-    request.signal.addEventListener('abort', clientGone, { once: true });
+class RequestLifetime {
+  signal = new RequestSignal();
+  private deadline: NodeJS.Timeout;
+  private gone = false;
+
+  constructor(
+    private readonly deadlineMs: number,
+    request: Request,
+    server: NodeServerContext,
+  ) {
+    this.deadline = this.startDeadline();
+    const clientGone = () => {
+      this.gone = true;
+      clearTimeout(this.deadline);
+      this.signal.abort(new ClientGone('client gone'));
+    };
+    const { res } = server;
+    if (res) {
+      res.once('close', () => (res.writableFinished ? clearTimeout(this.deadline) : clientGone()));
+    } else {
+      request.signal.addEventListener('abort', clientGone, { once: true });
+    }
   }
-  return signal;
+
+  private startDeadline(): NodeJS.Timeout {
+    const signal = this.signal;
+    const timer = setTimeout(() => signal.abort(new RequestDeadline('deadline')), this.deadlineMs);
+    timer.unref();
+    return timer;
+  }
+
+  renew(): void {
+    clearTimeout(this.deadline);
+    this.signal = new RequestSignal();
+    if (this.gone) this.signal.abort(new ClientGone('client gone'));
+    else this.deadline = this.startDeadline();
+  }
+
+  /** The request is over (a long-lived one ended): no timer is left behind. */
+  end(): void {
+    clearTimeout(this.deadline);
+  }
 }
 
 export function createContext(
@@ -76,22 +117,51 @@ export function createContext(
   request: Request,
   server: NodeServerContext = {},
 ): GatewayContext {
-  const authorization = request.headers.get('authorization');
+  const given = request.headers.get('authorization');
+  const authorization = given && given.trim() !== '' ? given : null;
   const requestId = requestIdOf(request);
-  const calls: UpstreamCallLog = { calls: 0, attempts: [] };
-  const upstream = deps.client.forCaller({
-    authorization: authorization && authorization.trim() !== '' ? authorization : null,
+  const lifetime = new RequestLifetime(deps.requestDeadlineMs, request, server);
+  const observer = deps.observe?.(request, requestId);
+
+  /** The upstream client, loaders and call budget of one round of work. */
+  const round = () => {
+    const calls: UpstreamCallLog = { calls: 0, attempts: [] };
+    const upstream = deps.client.forCaller({
+      authorization,
+      requestId,
+      observer,
+      signal: lifetime.signal,
+      deadline: Date.now() + deps.requestDeadlineMs,
+      beforeCall: () => {
+        if (calls.calls >= deps.maxUpstreamCalls) {
+          throw tooComplex('upstreamCalls', calls.calls + 1, deps.maxUpstreamCalls);
+        }
+        calls.calls++;
+      },
+      onAttempt: (attempt) => {
+        calls.attempts.push(attempt);
+        // A write that went through wakes the live work of this key on that project.
+        if (attempt.method !== 'GET' && attempt.status !== null && attempt.status < 400 && authorization) {
+          deps.live?.wake.written(authorization, attempt.path);
+        }
+      },
+    });
+    return { upstream, loaders: createLoaders(upstream), calls };
+  };
+
+  return {
     requestId,
-    observer: deps.observe?.(request, requestId),
-    signal: requestSignal(deps.requestDeadlineMs, request, server),
-    deadline: Date.now() + deps.requestDeadlineMs,
-    beforeCall: () => {
-      if (calls.calls >= deps.maxUpstreamCalls) {
-        throw tooComplex('upstreamCalls', calls.calls + 1, deps.maxUpstreamCalls);
-      }
-      calls.calls++;
+    authorization: given,
+    live: deps.live ?? null,
+    ...round(),
+    // `this`: yoga hands resolvers a copy of this object (merged with its own context), and
+    // the round must be renewed where the resolvers read it.
+    renew(this: GatewayContext) {
+      lifetime.renew();
+      Object.assign(this, round());
     },
-    onAttempt: (attempt) => calls.attempts.push(attempt),
-  });
-  return { requestId, authorization, upstream, loaders: createLoaders(upstream), calls };
+    end() {
+      lifetime.end();
+    },
+  };
 }

@@ -3,8 +3,9 @@
 // With WORKERS > 1 this process supervises the workers (workers.ts), each of which runs serve().
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
-import { createGateway, createUpstreamClient } from './app.ts';
+import { createGateway, createLiveServices, createUpstreamClient } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { attachGraphQLWebSocket } from './live/websocket.ts';
 import { createLogger } from './operation-log.ts';
 import { loadTracing } from './operations/load-tracing.ts';
 import { Readiness } from './operations/readiness.ts';
@@ -63,8 +64,10 @@ async function serve(): Promise<void> {
   const client = createUpstreamClient(config, upstreamOrigin);
   const readiness = new Readiness((timeoutMs) => client.probe(timeoutMs));
   const tracing = await loadTracing(config);
-  const gateway = createGateway(config, { client, logger, graphiqlDemoKey, readiness, tracing });
+  const live = createLiveServices(config, client);
+  const gateway = createGateway(config, { client, logger, graphiqlDemoKey, readiness, tracing, live });
   const server = createServer(gateway);
+  const websocket = attachGraphQLWebSocket(server, gateway);
 
   server.listen(config.port, config.host, () => {
     const address = server.address();
@@ -84,6 +87,9 @@ async function serve(): Promise<void> {
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
     readiness.startDraining();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Subscriptions and live queries end cleanly (SSE streams complete, sockets close 1001).
+    live.closeAll();
+    await websocket.close();
     server.closeIdleConnections();
     const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
     await closed;

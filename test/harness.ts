@@ -4,8 +4,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createGateway, createUpstreamClient } from '../src/app.ts';
+import { createGateway, createLiveServices, createUpstreamClient } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import type { LiveServices } from '../src/live/services.ts';
+import { attachGraphQLWebSocket } from '../src/live/websocket.ts';
 import { createLogger } from '../src/operation-log.ts';
 import { loadTracing } from '../src/operations/load-tracing.ts';
 import { Readiness } from '../src/operations/readiness.ts';
@@ -31,6 +33,9 @@ export interface Harness {
   logs: string[];
   /** The gateway's /ready state. */
   readiness: Readiness;
+  live: LiveServices;
+  /** ws://… of /graphql. */
+  wsUrl: string;
   gql(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<GqlAnswer>;
   post(body: string, headers?: Record<string, string>): Promise<GqlAnswer>;
   /** /api requests the upstream received since the last reset, optionally filtered. */
@@ -51,6 +56,8 @@ export interface GatewayServer {
   logs: string[];
   /** /ready's state, to begin a drain from a test. */
   readiness: Readiness;
+  /** Subscriptions and live queries (pollers, slots). */
+  live: LiveServices;
   close(): Promise<void>;
 }
 
@@ -70,14 +77,27 @@ export async function startGatewayServer(
   });
   const readiness = new Readiness((timeoutMs) => client.probe(timeoutMs));
   const tracing = await loadTracing(config);
-  const gateway = createGateway(config, { client, logger: createLogger('info', sink), readiness, tracing });
+  const live = createLiveServices(config, client);
+  const gateway = createGateway(config, {
+    client,
+    // As main.ts does for the embedded upstream: the key GraphiQL opens with (browser test).
+    graphiqlDemoKey: env.GATEWAY_GRAPHIQL_DEMO_KEY || null,
+    logger: createLogger('info', sink),
+    readiness,
+    tracing,
+    live,
+  });
   const server: Server = createServer(gateway);
+  const websocket = attachGraphQLWebSocket(server, gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
     logs,
     readiness,
+    live,
     close: async () => {
+      live.closeAll();
+      await websocket.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await client.close();
@@ -112,6 +132,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     url,
     logs,
     readiness: gateway.readiness,
+    live: gateway.live,
+    wsUrl: url.replace(/^http/, 'ws'),
     post,
     gql: (query, variables = {}, key = 'phx_full') =>
       post(JSON.stringify({ query, variables }), key === null ? {} : { authorization: `Bearer ${key}` }),

@@ -8,7 +8,8 @@ export type LimitMeasure =
   | 'tokens'
   | 'cost'
   | 'upstreamCalls'
-  | 'bodyBytes';
+  | 'bodyBytes'
+  | 'subscriptions';
 
 const DESCRIBE: Record<LimitMeasure, (figure: number) => string> = {
   depth: (n) => `The query is ${n} levels deep`,
@@ -18,6 +19,7 @@ const DESCRIBE: Record<LimitMeasure, (figure: number) => string> = {
   cost: (n) => `The operation costs ${n} (a connection's first/last multiplies the cost of what is under it)`,
   upstreamCalls: (n) => `The operation may cause ${n} upstream requests`,
   bodyBytes: (n) => `The request body has ${n} bytes`,
+  subscriptions: (n) => `This would be subscription number ${n}`,
 };
 
 export function tooComplex(measure: LimitMeasure, figure: number, limit: number) {

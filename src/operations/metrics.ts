@@ -15,7 +15,16 @@ import type { FinishedOperation } from './operation-record.ts';
 import { routeTemplate } from './route-template.ts';
 
 const KNOWN_CODES = new Set<string>(ERROR_CODES);
-const MEASURES = new Set(['depth', 'aliases', 'directives', 'tokens', 'cost', 'upstreamCalls', 'bodyBytes']);
+const MEASURES = new Set([
+  'depth',
+  'aliases',
+  'directives',
+  'tokens',
+  'cost',
+  'upstreamCalls',
+  'bodyBytes',
+  'subscriptions',
+]);
 /** Upstream latency buckets (seconds): PostHog answers in tens to hundreds of milliseconds. */
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const OPERATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

@@ -5,9 +5,11 @@ import './project.ts';
 import './activity-log.ts';
 import './destination-config.ts';
 import './node.ts';
+import './subscription.ts';
 import { builder } from './builder.ts';
+import { GATEWAY_DIRECTIVES } from './directives.ts';
 
-export const schema = builder.toSchema();
+export const schema = builder.toSchema({ directives: GATEWAY_DIRECTIVES });
 
 /** schema.graphql's text: sorted, so that the committed file changes only when the schema does. */
 export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

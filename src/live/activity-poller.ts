@@ -1,0 +1,170 @@
+// One poller of a project's activity log, for every subscriber of one key with the same
+// arguments. It polls with that key every ACTIVITY_POLL_MS (or at once when a write of that key
+// to the project wakes it) and hands each subscriber every entry newer than what it has seen,
+// oldest first, each once.
+// - The first poll is the baseline: entries already in the log are not news, except those made
+//   after the first subscriber came (a write racing the subscription is still delivered).
+// - 429: the client waits out a Retry-After that fits its deadline; a longer one is waited here.
+// - 401/403: every subscriber's stream ends with the coded error.
+// - Any other failure is reported to the subscribers as an event with that error (the stream
+//   goes on), and polling backs off exponentially up to MAX_BACKOFF_MS.
+import type { GraphQLError } from 'graphql';
+import { createLoaders } from '../loaders.ts';
+import { RequestSignal, type UpstreamClient } from '../upstream/client.ts';
+import type { ActivityEntryRecord } from '../upstream/types.ts';
+
+export interface ActivityArgs {
+  projectId: string;
+  scope: string | null;
+  itemId: string | null;
+  userId: number | null;
+}
+
+/** What a subscriber is handed: an entry, an error to report, or the error that ends it. */
+export type PollerEvent =
+  | { kind: 'entry'; entry: ActivityEntryRecord }
+  | { kind: 'error'; error: GraphQLError }
+  | { kind: 'end'; error: GraphQLError };
+
+export interface PollerOptions {
+  client: UpstreamClient;
+  authorization: string;
+  args: ActivityArgs;
+  pollMs: number;
+  /** The deadline of one poll, retries and a fitting Retry-After included. */
+  pollDeadlineMs: number;
+}
+
+const MAX_BACKOFF_MS = 60_000;
+const SEEN_MAX = 2_000;
+const ENDING_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
+
+export class ActivityPoller {
+  private readonly subscribers = new Set<(event: PollerEvent) => void>();
+  private readonly seen = new Set<string>();
+  /** When the first subscriber came, less a second (logs may keep whole seconds). */
+  private baseline: number | null = null;
+  private baselined = false;
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private wakeRequested = false;
+  private stopped = false;
+  private failures = 0;
+  private signal = new RequestSignal();
+  /** Upstream polls made, for tests and metrics. */
+  polls = 0;
+
+  constructor(private readonly options: PollerOptions) {}
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  add(subscriber: (event: PollerEvent) => void): void {
+    this.subscribers.add(subscriber);
+    if (this.baseline === null) {
+      this.baseline = Date.now() - 1_000;
+      this.schedule(0);
+    }
+  }
+
+  /** Returns whether the poller is now unused (and stopped). */
+  remove(subscriber: (event: PollerEvent) => void): boolean {
+    this.subscribers.delete(subscriber);
+    if (this.subscribers.size > 0) return false;
+    this.stop();
+    return true;
+  }
+
+  /** A write of this key to the project: poll now (after the poll in flight, if any). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.wakeRequested = true;
+    else this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.signal.abort(new Error('poller stopped'));
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.poll(), ms);
+    this.timer.unref();
+  }
+
+  private emit(event: PollerEvent): void {
+    for (const subscriber of this.subscribers) subscriber(event);
+  }
+
+  private async poll(): Promise<void> {
+    this.timer = null;
+    this.running = true;
+    let nextMs = this.options.pollMs;
+    try {
+      const entries = await this.readFirstPage();
+      this.failures = 0;
+      for (const entry of this.news(entries)) this.emit({ kind: 'entry', entry });
+    } catch (error) {
+      if (this.stopped) return;
+      const coded = error as GraphQLError;
+      const code = String(coded.extensions?.code ?? '');
+      if (ENDING_CODES.has(code)) {
+        this.emit({ kind: 'end', error: coded });
+        this.stop();
+        return;
+      }
+      this.emit({ kind: 'error', error: coded });
+      this.failures++;
+      const retryAfter = Number(coded.extensions?.retryAfter);
+      nextMs =
+        code === 'RATE_LIMITED' && retryAfter > 0
+          ? retryAfter * 1000
+          : Math.min(MAX_BACKOFF_MS, this.options.pollMs * 2 ** this.failures);
+    } finally {
+      this.running = false;
+    }
+    if (this.wakeRequested) {
+      this.wakeRequested = false;
+      nextMs = Math.min(nextMs, 0);
+    }
+    this.schedule(nextMs);
+  }
+
+  private async readFirstPage(): Promise<ActivityEntryRecord[]> {
+    const { client, authorization, args, pollDeadlineMs } = this.options;
+    const upstream = client.forCaller({
+      authorization,
+      signal: this.signal,
+      deadline: Date.now() + pollDeadlineMs,
+    });
+    this.polls++;
+    const page = await createLoaders(upstream).activityPage.load({
+      projectId: args.projectId,
+      cursor: null,
+      filters: { scope: args.scope, itemId: args.itemId, userId: args.userId },
+    });
+    const entries: ActivityEntryRecord[] = [];
+    for (let i = 0; i < page.size; i++) entries.push(page.at(i));
+    return entries;
+  }
+
+  /** The entries not seen before, oldest first; the first poll's only when made after the baseline. */
+  private news(entries: ActivityEntryRecord[]): ActivityEntryRecord[] {
+    const first = !this.baselined;
+    this.baselined = true;
+    const fresh: ActivityEntryRecord[] = [];
+    for (const entry of entries) {
+      if (this.seen.has(entry.id)) continue;
+      this.seen.add(entry.id);
+      if (!first || Date.parse(entry.createdAt) >= this.baseline!) fresh.push(entry);
+    }
+    if (this.seen.size > SEEN_MAX) {
+      for (const id of [...this.seen].slice(0, this.seen.size - SEEN_MAX)) this.seen.delete(id);
+    }
+    return fresh.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+  }
+}

@@ -1,0 +1,86 @@
+// Subscription.activityAdded: one ActivityPoller per (hash of key, project, filters) in this
+// process, shared by that key's subscribers with those arguments, stopped when the last leaves,
+// never shared across keys. Caps: MAX_SUBSCRIPTIONS_PER_KEY per key, MAX_SUBSCRIPTIONS in all.
+// Each subscriber gets its own async iterator; ending it (the client leaves, shutdown) releases
+// its place and, with the last subscriber, the poller.
+import { Repeater } from 'graphql-yoga';
+import type { UpstreamClient } from '../upstream/client.ts';
+import { missingAuthorization } from '../upstream/errors.ts';
+import { type ActivityArgs, ActivityPoller, type PollerEvent } from './activity-poller.ts';
+import type { SubscriptionSlots } from './subscription-slots.ts';
+import { hashKey, type KeyHash, sameProject, type WakeBus } from './wake-bus.ts';
+
+export interface ActivitySubscriptionsOptions {
+  client: UpstreamClient;
+  wake: WakeBus;
+  pollMs: number;
+  pollDeadlineMs: number;
+  slots: SubscriptionSlots;
+}
+
+interface SharedPoller {
+  poller: ActivityPoller;
+  stopWake: () => void;
+}
+
+export class ActivitySubscriptions {
+  private readonly pollers = new Map<string, SharedPoller>();
+  private readonly ends = new Set<() => void>();
+
+  constructor(private readonly options: ActivitySubscriptionsOptions) {}
+
+  /** Pollers running now (for tests and metrics). */
+  get pollerCount(): number {
+    return this.pollers.size;
+  }
+
+  subscribe(authorization: string | null, args: ActivityArgs): AsyncIterableIterator<PollerEvent> {
+    if (!authorization || authorization.trim() === '') throw missingAuthorization();
+    const key = hashKey(authorization);
+    this.options.slots.check(key);
+    // Counted from the first read of the stream to its end: a stream never read holds no place.
+    return new Repeater<PollerEvent>(async (push, stop) => {
+      const release = this.options.slots.take(key);
+      const id = `${key}\n${JSON.stringify(args)}`;
+      const shared = this.pollerFor(id, key, authorization, args);
+      const subscriber = (event: PollerEvent) => {
+        void push(event);
+        if (event.kind === 'end') stop();
+      };
+      const end = () => stop();
+      this.ends.add(end);
+      shared.poller.add(subscriber);
+      await stop;
+      this.ends.delete(end);
+      release();
+      if (shared.poller.remove(subscriber)) {
+        shared.stopWake();
+        this.pollers.delete(id);
+      }
+    });
+  }
+
+  private pollerFor(id: string, key: KeyHash, authorization: string, args: ActivityArgs): SharedPoller {
+    let shared = this.pollers.get(id);
+    if (!shared) {
+      const poller = new ActivityPoller({
+        client: this.options.client,
+        authorization,
+        args,
+        pollMs: this.options.pollMs,
+        pollDeadlineMs: this.options.pollDeadlineMs,
+      });
+      const stopWake = this.options.wake.listen(key, (projectId) => {
+        if (sameProject(args.projectId, projectId)) poller.wake();
+      });
+      shared = { poller, stopWake };
+      this.pollers.set(id, shared);
+    }
+    return shared;
+  }
+
+  /** Shutdown: every stream ends cleanly (complete, not error). */
+  closeAll(): void {
+    for (const end of [...this.ends]) end();
+  }
+}

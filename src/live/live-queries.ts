@@ -1,0 +1,115 @@
+// `query … @live`: the answer is pushed again whenever it changes. After each run the gateway
+// knows which projects the query read (from the upstream paths it called). It runs the query
+// again, as a fresh round of work with the caller's own key, new loaders, call budget and
+// deadline:
+// - at once after a write made through the gateway with the same key to one of those projects
+//   (a config's update, delete, reorder or job, a bookmark): what a mutation can have changed;
+// - otherwise every LIVE_QUERY_POLL_MS, to see changes made elsewhere.
+// A re-run's answer is pushed only when it differs from the last one pushed. Nothing is shared
+// between keys: each live query runs in its own request's context, and a write wakes only the
+// live queries of its own key. Live queries share the subscriptions' slots (subscription-slots.ts).
+import { type DocumentNode, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { Repeater } from 'graphql-yoga';
+import type { GatewayContext } from '../context.ts';
+import { missingAuthorization } from '../upstream/errors.ts';
+import type { LiveServices } from './services.ts';
+import { hashKey, sameProject } from './wake-bus.ts';
+
+const PROJECT_OF_PATH = /^\/api\/projects\/([^/]+)\//;
+
+export function isLiveQuery(operation: OperationDefinitionNode | null | undefined): boolean {
+  if (operation?.operation !== 'query') return false;
+  const live = operation.directives?.find((d) => d.name.value === 'live');
+  if (!live) return false;
+  const condition = live.arguments?.find((a) => a.name.value === 'if')?.value;
+  return !(condition?.kind === Kind.BOOLEAN && condition.value === false);
+}
+
+/** Whether a document has an operation marked @live (graphql-jit leaves those alone). */
+export const hasLiveQuery = (document: DocumentNode) =>
+  document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && isLiveQuery(d));
+
+function projectsRead(context: GatewayContext): Set<string> {
+  const projects = new Set<string>();
+  for (const attempt of context.calls.attempts) {
+    const project = PROJECT_OF_PATH.exec(attempt.path)?.[1];
+    if (project) projects.add(project);
+  }
+  return projects;
+}
+
+type Execute = (args: never) => unknown;
+
+function liveResults(live: LiveServices, execute: Execute, args: { contextValue?: unknown }) {
+  const context = args.contextValue as GatewayContext;
+  const authorization = context.authorization?.trim() ? context.authorization : null;
+  if (!authorization) throw missingAuthorization();
+  const key = hashKey(authorization);
+  live.slots.check(key);
+  const run = () => Promise.resolve(execute(args as never));
+
+  return new Repeater(async (push, stop) => {
+    const release = live.slots.take(key);
+    const stopClose = live.onClose(() => stop());
+    let last = '';
+    let read = new Set<string>();
+    let running: Promise<void> | null = null;
+    let again = false;
+    let timer: NodeJS.Timeout | null = null;
+
+    const rerun = async (first: boolean) => {
+      if (!first) context.renew();
+      const result = await run();
+      const text = JSON.stringify(result);
+      read = projectsRead(context);
+      if (text !== last) {
+        last = text;
+        // Not awaited: push resolves only when the client reads, and a slow reader must not
+        // hold back the next round (the Repeater buffers what it has not read).
+        void push(result);
+      }
+    };
+    const schedule = (ms: number) => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => void wake(), ms);
+      timer.unref();
+    };
+    /** One round at a time; a wake during a round runs another right after it. */
+    const round = async (first: boolean): Promise<void> => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = rerun(first).catch((error) => stop(error));
+      await running;
+      running = null;
+      if (again) {
+        again = false;
+        return round(false);
+      }
+      schedule(live.settings.liveQueryPollMs);
+    };
+    const wake = () => round(false);
+    const stopWake = live.wake.listen(key, (projectId) => {
+      if (read.size === 0 || [...read].some((p) => sameProject(p, projectId))) schedule(0);
+    });
+
+    await round(true);
+    await stop;
+    if (timer) clearTimeout(timer);
+    stopWake();
+    stopClose();
+    release();
+    context.end();
+  });
+}
+
+export function useLiveQueries(live: LiveServices): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (!isLiveQuery(getOperationAST(args.document, args.operationName))) return;
+      setExecuteFn((executeArgs) => liveResults(live, executeFn as Execute, executeArgs) as never);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// What subscriptions and live queries share in one gateway: the wake-up bus, the activity
+// pollers, and the live-query settings. app.ts makes one; the context hands it to resolvers.
+import type { UpstreamClient } from '../upstream/client.ts';
+import { ActivitySubscriptions } from './activity-subscriptions.ts';
+import { SubscriptionSlots } from './subscription-slots.ts';
+import { WakeBus } from './wake-bus.ts';
+
+export interface LiveSettings {
+  activityPollMs: number;
+  liveQueryPollMs: number;
+  maxSubscriptionsPerKey: number;
+  maxSubscriptions: number;
+  requestDeadlineMs: number;
+}
+
+export class LiveServices {
+  readonly wake = new WakeBus();
+  readonly activity: ActivitySubscriptions;
+  readonly slots: SubscriptionSlots;
+  /** Streams that end on shutdown besides the activity subscriptions (live queries). */
+  private readonly closers = new Set<() => void>();
+
+  constructor(
+    client: UpstreamClient,
+    readonly settings: LiveSettings,
+  ) {
+    this.slots = new SubscriptionSlots(settings.maxSubscriptionsPerKey, settings.maxSubscriptions);
+    this.activity = new ActivitySubscriptions({
+      client,
+      wake: this.wake,
+      pollMs: settings.activityPollMs,
+      pollDeadlineMs: settings.requestDeadlineMs,
+      slots: this.slots,
+    });
+  }
+
+  onClose(close: () => void): () => void {
+    this.closers.add(close);
+    return () => this.closers.delete(close);
+  }
+
+  /** Shutdown: every subscription and live query ends cleanly. */
+  closeAll(): void {
+    this.activity.closeAll();
+    for (const close of [...this.closers]) close();
+  }
+}

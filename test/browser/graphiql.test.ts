@@ -1,0 +1,125 @@
+// GraphiQL in a real browser: Debian's Chromium, headless, driven by puppeteer-core (.ci/run
+// installs the chromium package when it is missing). The page opens with the demo key in its
+// Headers tab, loads nothing from outside this host, runs the example query into the result
+// pane, and shows a subscription's event after a mutation. The screenshot goes to test-output/
+// (git-ignored); docs/graphiql.png in the README is one of them, committed once.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
+const DEMO_KEY = 'phx_full';
+
+describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
+  let h: Harness;
+  let browser: Browser;
+  let page: Page;
+  let profile: string;
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { GATEWAY_GRAPHIQL_DEMO_KEY: DEMO_KEY, ACTIVITY_POLL_MS: '60000' } });
+    mkdirSync(OUTPUT, { recursive: true });
+    profile = mkdtempSync(join(tmpdir(), 'gateway-chromium-'));
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      userDataDir: profile,
+      // As this machine's notes say: without the background-networking flags Chromium tries
+      // Google's hosts at every start, and the closed network refuses them.
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 900 });
+    page.on('request', (request) => requested.push(request.url()));
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  /** The result pane's text (its editor writes spaces as no-break spaces). */
+  const resultText = () =>
+    page
+      .$eval('.graphiql-response', (element) => (element as HTMLElement).innerText.replace(/\u00a0/g, ' '))
+      .catch(() => '');
+
+  async function waitForResult(contains: string): Promise<string> {
+    await page.waitForFunction(
+      (text) =>
+        (document.querySelector('.graphiql-response') as HTMLElement | null)?.innerText.includes(text),
+      { timeout: 30_000 },
+      contains,
+    );
+    return resultText();
+  }
+
+  it('opens with the demo key in its headers, runs the example query into the result pane, and loads nothing from elsewhere', async () => {
+    await page.goto(h.url, { waitUntil: 'load' });
+    await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
+    // GraphiQL keeps its tabs, headers included, in localStorage once it has initialised them.
+    await page.waitForFunction(
+      (key) => localStorage.getItem('graphiql:tabState')?.includes(key),
+      { timeout: 10_000 },
+      `Bearer ${DEMO_KEY}`,
+    );
+    // The Headers tab shows the demo key (its editor writes spaces as no-break spaces).
+    const [headersTab] = await page.$$('xpath/.//button[normalize-space(.)="Headers"]');
+    await headersTab!.click();
+    await page.waitForFunction(
+      (key) =>
+        [...document.querySelectorAll<HTMLElement>('.graphiql-editor-tool')].some((tool) =>
+          tool.innerText.replace(/\u00a0/g, ' ').includes(key),
+        ),
+      { timeout: 10_000 },
+      `"Authorization":"Bearer ${DEMO_KEY}"`,
+    );
+    await page.click('.graphiql-execute-button');
+    const result = await waitForResult('"destinationConfigs"');
+    // The pane is an editor that renders only the lines in view: the top of the answer.
+    expect(result).toMatch(/^\{\s*"data": \{\s*"project": \{/);
+    expect(result).toContain('"totalCount": 155');
+    expect(result).not.toContain('"errors"');
+    await page.screenshot({ path: join(OUTPUT, 'graphiql.png') });
+
+    const origin = new URL(h.url).origin;
+    const elsewhere = requested.filter((url) => !url.startsWith(origin) && !/^(data|blob):/.test(url));
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('shows a subscription event after a mutation', async () => {
+    const subscription = 'subscription { activityAdded(projectId: "1") { activity scope itemId } }';
+    await page.goto(`${h.url}?query=${encodeURIComponent(subscription)}`, { waitUntil: 'load' });
+    await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
+    h.reset();
+    await page.click('.graphiql-execute-button');
+    // Wait until the poller has its baseline, then write through the gateway with the same key.
+    for (let i = 0; i < 300 && !h.upstreamCalls().some((c) => c.path.endsWith('/activity_log/')); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const created = await h.gql(
+      `mutation($input: CreateDestinationConfigInput!) { createDestinationConfig(input: $input) { destinationConfig { databaseId } } }`,
+      { input: { projectId: '1', plugin: 1, order: 60, name: 'From the browser test' } },
+      DEMO_KEY,
+    );
+    const databaseId = created.body.data.createDestinationConfig.destinationConfig.databaseId;
+    const result = await waitForResult(`"${databaseId}"`);
+    expect(result).toContain('"created"');
+    await page.screenshot({ path: join(OUTPUT, 'graphiql-subscription.png') });
+  });
+});

@@ -1,0 +1,79 @@
+// @live queries with the subscription clients: a live config list is pushed again with the new
+// value after an update through the gateway (at once: the poll interval here is a minute), and
+// another key's live query is not re-run by it. Each re-run is a fresh round: it reads the
+// upstream again, with its own key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness.ts';
+import { subscribe, type Transport } from './clients.ts';
+
+const LIVE = `query Configs($projectId: String!) @live {
+  project(projectId: $projectId) { destinationConfigs(first: 3) { edges { node { id databaseId name } } } }
+}`;
+const UPDATE = `mutation($input: UpdateDestinationConfigInput!) {
+  updateDestinationConfig(input: $input) { destinationConfig { id name } }
+}`;
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each<Transport>(['sse', 'ws'])('@live over %s', (transport) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { LIVE_QUERY_POLL_MS: '60000' } });
+  });
+  afterAll(() => h.close());
+
+  it('pushes the list again after an update through the gateway, and does not re-run another key’s', async () => {
+    h.reset();
+    const mine = subscribe(h, transport, 'phx_full', LIVE, { projectId: '1' });
+    const theirs = subscribe(h, transport, 'phx_other', LIVE, { projectId: '3' });
+    const first = await mine.next();
+    expect(first.value.errors).toBeUndefined();
+    const edges = first.value.data.project.destinationConfigs.edges;
+    expect(edges).toHaveLength(3);
+    expect((await theirs.next()).value.data.project.destinationConfigs.edges.length).toBeGreaterThan(0);
+    const byKey = (key: string) => h.upstreamCalls().filter((c) => c.authorization === `Bearer ${key}`);
+    const theirCalls = byKey('phx_other').length;
+    const myReads = byKey('phx_full').length;
+
+    const target = edges[1].node;
+    const renamed = `${target.name} (live ${transport})`;
+    const update = await h.gql(UPDATE, { input: { id: target.id, name: renamed } });
+    expect(update.body.errors).toBeUndefined();
+    const pushed = await mine.next();
+    expect(pushed.done).toBe(false);
+    expect(pushed.value.data.project.destinationConfigs.edges[1].node).toEqual({ ...target, name: renamed });
+    // The re-run read the upstream anew (no loader cache carried over), with its own key.
+    expect(byKey('phx_full').length).toBeGreaterThanOrEqual(myReads + 2);
+    await settle(200);
+    expect(byKey('phx_other')).toHaveLength(theirCalls);
+
+    await mine.return();
+    await theirs.return();
+    mine.dispose();
+    theirs.dispose();
+  });
+});
+
+describe('@live re-runs on its interval', () => {
+  it('re-runs every LIVE_QUERY_POLL_MS and pushes only a changed answer', async () => {
+    const h = await startHarness({ env: { LIVE_QUERY_POLL_MS: '100' } });
+    try {
+      const live = subscribe(h, 'sse', 'phx_full', LIVE, { projectId: '1' });
+      const first = await live.next();
+      const target = first.value.data.project.destinationConfigs.edges[0].node;
+      await settle(350);
+      const reads = h.upstreamCalls().filter((c) => c.method === 'GET').length;
+      // At least three rounds have run, and none was pushed: nothing changed.
+      expect(reads).toBeGreaterThanOrEqual(3);
+      // A change made outside the gateway (straight to the upstream) arrives with the next round.
+      const next = live.next();
+      h.upstream.store.configs.get(target.databaseId)!.name = 'Changed upstream';
+      const pushed = await next;
+      expect(pushed.value.data.project.destinationConfigs.edges[0].node.name).toBe('Changed upstream');
+      await live.return();
+      live.dispose();
+    } finally {
+      await h.close();
+    }
+  });
+});
