@@ -18,7 +18,21 @@ const ROUTES = new Set([
 
 export const OTHER_ROUTE = 'other';
 
+/** Paths seen, with their templates: a gateway calls a bounded set of paths, again and again. */
+const known = new Map<string, string>();
+const KNOWN_MAX = 10_000;
+
 export function routeTemplate(path: string): string {
+  let template = known.get(path);
+  if (template === undefined) {
+    template = templateOf(path);
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(path, template);
+  }
+  return template;
+}
+
+function templateOf(path: string): string {
   const template = path
     .replace(/^\/api\/projects\/(?:\d+|@current)\//, '/api/projects/:project_id/')
     .replace(/\/pipeline_destination_configs\/\d+\//, '/pipeline_destination_configs/:id/');
