@@ -1,7 +1,8 @@
 // npm run bench [-- --quick]: the gateway side by side with a floor (a bare node:http + undici hop
 // making the same upstream GETs, no GraphQL) and a bare yoga server (yoga + graphql-jit,
-// hand-written resolvers), under the same load, against the same reference upstream. Each of
-// the four runs in its own process; this one is the load generator (autocannon).
+// hand-written resolvers), under the same load, against the same reference upstream. Each
+// contender (those two, the gateway, the gateway traced, the gateway with 2 workers) runs in its
+// own process; this one is the load generator (autocannon).
 //
 // Per scenario and contender: req/s, p50/p99 latency, CPU µs per operation (user + system time
 // of the contender's process from /proc/<pid>/stat around the timed window, over the operations

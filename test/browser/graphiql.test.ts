@@ -122,4 +122,15 @@ describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
     expect(result).toContain('"created"');
     await page.screenshot({ path: join(OUTPUT, 'graphiql-subscription.png') });
   });
+
+  it('shows the parts of a @defer query as they come, merged', async () => {
+    const deferred =
+      'query Deferred { project(projectId: "1") { name ... @defer { activityLog(first: 1) { edges { node { activity } } } } } }';
+    await page.goto(`${h.url}?query=${encodeURIComponent(deferred)}`, { waitUntil: 'load' });
+    await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
+    await page.click('.graphiql-execute-button');
+    const result = await waitForResult('"activityLog"');
+    expect(result).toContain('"name": "Hedgebox (production)"');
+    expect(result).toContain('"activity"');
+  });
 });
