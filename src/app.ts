@@ -12,6 +12,7 @@ import { useLimits } from './limits/index.ts';
 import { useLiveQueries } from './live/live-queries.ts';
 import { LiveServices } from './live/services.ts';
 import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';
+import { clusterMetricsFor } from './operations/cluster-metrics.ts';
 import { useOperatorEndpoints } from './operations/endpoints.ts';
 import { GatewayMetrics } from './operations/metrics.ts';
 import { type OperationListener, useOperationRecords } from './operations/operation-record.ts';
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   tracing?: Tracing | null;
   /** Subscriptions and live queries; main.ts keeps it to end them on shutdown. A new one when not given. */
   live?: LiveServices;
+  /** A worker of WORKERS > 1: /metrics answers for the whole cluster (cluster-metrics.ts). */
+  clusterWorker?: boolean;
 }
 
 export function createLiveServices(config: Readonly<Config>, client: UpstreamClient): LiveServices {
@@ -91,6 +94,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error));
   const { manifest, only } = config.persistedOperations;
   const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifest?.operationNames) : null;
+  if (metrics && deps.clusterWorker) metrics.exposition = clusterMetricsFor(metrics.registry);
   const tracing = deps.tracing ?? null;
   const live = deps.live ?? createLiveServices(config, deps.client);
   const listeners: OperationListener[] = [logOperation(logger, masked)];

@@ -7,6 +7,7 @@ import { createGateway, createLiveServices, createUpstreamClient } from './app.t
 import { ConfigError, loadConfig } from './config.ts';
 import { attachGraphQLWebSocket } from './live/websocket.ts';
 import { createLogger } from './operation-log.ts';
+import { serveClusterMetrics } from './operations/cluster-metrics.ts';
 import { loadTracing } from './operations/load-tracing.ts';
 import { Readiness } from './operations/readiness.ts';
 import { superviseWorkers } from './workers.ts';
@@ -45,6 +46,7 @@ const upstreamOrigin = config.upstreamUrl ?? reference!.url;
 if (config.workers > 1 && cluster.isPrimary) {
   // Workers are pointed at the upstream this process holds; the demo key goes with the embedded one.
   const demoKey = reference ? demoKeyFor(config.referenceDialect) : '';
+  serveClusterMetrics();
   superviseWorkers({
     count: config.workers,
     env: { UPSTREAM_URL: upstreamOrigin, GATEWAY_GRAPHIQL_DEMO_KEY: demoKey },
@@ -65,7 +67,15 @@ async function serve(): Promise<void> {
   const readiness = new Readiness((timeoutMs) => client.probe(timeoutMs));
   const tracing = await loadTracing(config);
   const live = createLiveServices(config, client);
-  const gateway = createGateway(config, { client, logger, graphiqlDemoKey, readiness, tracing, live });
+  const gateway = createGateway(config, {
+    client,
+    logger,
+    graphiqlDemoKey,
+    readiness,
+    tracing,
+    live,
+    clusterWorker: cluster.isWorker,
+  });
   const server = createServer(gateway);
   const websocket = attachGraphQLWebSocket(server, gateway);
 

@@ -1,5 +1,6 @@
 // WORKERS: several worker processes share the port (node:cluster), with the embedded reference
-// upstream started once; ids and cursors work across workers; SIGTERM drains them all.
+// upstream started once; ids and cursors work across workers; /metrics adds up every worker;
+// SIGTERM drains them all.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,7 @@ describe('WORKERS=2', () => {
   it('serves from two workers on one port, pages across them, and drains both on SIGTERM', async () => {
     const primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', WORKERS: '2' },
+      env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', WORKERS: '2' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(primary);
@@ -41,9 +42,14 @@ describe('WORKERS=2', () => {
     const urls = [...output.matchAll(/GraphiQL at (http:\/\/localhost:\d+\/graphql)/g)].map((m) => m[1]!);
     expect(new Set(urls).size).toBe(1);
     const url = urls[0]!;
-    const workers = execFileSync('ps', ['-o', 'pid=', '--ppid', String(primary.pid)], { encoding: 'utf8' })
+    // The primary's node children (tsx may run an esbuild service beside them).
+    const workers = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(primary.pid)], {
+      encoding: 'utf8',
+    })
       .trim()
-      .split('\n');
+      .split('\n')
+      .filter((line) => !line.includes('esbuild'))
+      .map((line) => line.trim().split(' ')[0]!);
     expect(workers).toHaveLength(2);
 
     // One upstream for both: the embedded reference upstream runs once, in the primary.
@@ -73,9 +79,22 @@ describe('WORKERS=2', () => {
     expect(ids).toHaveLength(155);
     expect(new Set(ids).size).toBe(155);
 
+    // Whichever worker takes a scrape, /metrics counts the operations of both.
+    const base = url.replace('/graphql', '');
+    for (let scrape = 0; scrape < 4; scrape++) {
+      const text = await fetch(`${base}/metrics`, { headers: { connection: 'close' } }).then((r) => r.text());
+      const counted = [...text.matchAll(/^gateway_graphql_operations_total\{[^}]*\} (\d+)$/gm)].reduce(
+        (sum, m) => sum + Number(m[1]),
+        0,
+      );
+      expect(counted).toBe(4);
+    }
+
     primary.kill('SIGTERM');
     const [code] = await once(primary, 'exit');
     expect(code).toBe(0);
+    // No worker died along the way (the supervisor would have replaced it, and said so).
+    expect(output).not.toContain('worker died');
     for (const pid of workers.map(Number)) {
       expect(() => process.kill(pid, 0)).toThrow();
     }

@@ -38,7 +38,13 @@ async function metricsResponse(request: Request, endpoints: OperatorEndpoints): 
       headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer' },
     });
   }
-  return new Response(await metrics.registry.metrics(), {
+  let text: string;
+  try {
+    text = await metrics.exposition();
+  } catch {
+    return json(503, { error: 'metrics unavailable' });
+  }
+  return new Response(text, {
     headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
   });
 }

@@ -40,6 +40,8 @@ function outcomeOf(operation: FinishedOperation): string {
 
 export class GatewayMetrics {
   readonly registry = new Registry();
+  /** The text /metrics answers: this registry's, or with WORKERS > 1 the whole cluster's. */
+  exposition: () => Promise<string> = () => this.registry.metrics();
   private readonly names: OperationNames;
   private readonly operations: Counter;
   private readonly operationSeconds: Histogram;
