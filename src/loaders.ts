@@ -120,8 +120,11 @@ export function createLoaders(upstream: CallerUpstream) {
     () =>
       new DataLoader<ConfigKey, ConfigRecord, string>(
         async (keys) => {
-          const projects = new Set(keys.map((k) => k.projectId));
-          await Promise.allSettled([...projects].flatMap((p) => [...(pendingLists.get(p) ?? [])]));
+          // Most requests have no list in flight: then there is nothing to wait for.
+          if (pendingLists.size > 0) {
+            const projects = new Set(keys.map((k) => k.projectId));
+            await Promise.allSettled([...projects].flatMap((p) => [...(pendingLists.get(p) ?? [])]));
+          }
           return Promise.all(
             keys.map(
               (key) =>
@@ -173,7 +176,11 @@ export function createLoaders(upstream: CallerUpstream) {
     const promise = configPage().load(key);
     const pending = pendingLists.get(key.projectId) ?? new Set();
     pendingLists.set(key.projectId, pending.add(promise));
-    const settle = () => pending.delete(promise);
+    const settle = () => {
+      pending.delete(promise);
+      if (pending.size === 0 && pendingLists.get(key.projectId) === pending)
+        pendingLists.delete(key.projectId);
+    };
     promise.then(settle, settle);
     return promise;
   };

@@ -51,9 +51,31 @@ export type MaskedErrors = WeakMap<GraphQLError, unknown>;
  * by hand: its shape is fixed and holds nothing that needs redacting, and pino's generic
  * serialisation of it was 4% of the CPU of a small query (--cpu-prof).
  */
-function operationLine(operation: FinishedOperation, statuses: Record<string, number>): string {
-  const codes = operation.errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
-  return `{"level":30,"time":${Date.now()},"requestId":${JSON.stringify(operation.requestId)},"operation":${JSON.stringify(operation.name)},"type":${JSON.stringify(operation.type)},"durationMs":${Math.round(operation.durationMs * 10) / 10},"upstream":{"calls":${operation.calls?.calls ?? 0},"attempts":${operation.calls?.attempts.length ?? 0},"statuses":${JSON.stringify(statuses)}},"errors":${JSON.stringify(codes)},"msg":"graphql operation"}\n`;
+function operationLine(operation: FinishedOperation, statuses: string): string {
+  const codes =
+    operation.errors.length === 0
+      ? '[]'
+      : JSON.stringify(operation.errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN')));
+  // The request id is letters, digits and `._:-` (request-id.ts), the type a keyword: neither
+  // needs escaping. The name is escaped unless it is a GraphQL name.
+  const name = operation.name === null ? 'null' : quoteName(operation.name);
+  const type = operation.type === null ? 'null' : `"${operation.type}"`;
+  return `{"level":30,"time":${Date.now()},"requestId":"${operation.requestId}","operation":${name},"type":${type},"durationMs":${Math.round(operation.durationMs * 10) / 10},"upstream":{"calls":${operation.calls?.calls ?? 0},"attempts":${operation.calls?.attempts.length ?? 0},"statuses":${statuses}},"errors":${codes},"msg":"graphql operation"}\n`;
+}
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+const quoteName = (name: string) => (GRAPHQL_NAME.test(name) ? `"${name}"` : JSON.stringify(name));
+
+/** `{"200":2,"503":1}`: how many attempts ended with each status ("failed": no answer). */
+function statusCounts(operation: FinishedOperation): string {
+  const attempts = operation.calls?.attempts;
+  if (!attempts || attempts.length === 0) return '{}';
+  const counts: Record<string, number> = {};
+  for (const attempt of attempts) {
+    const key = String(attempt.status ?? 'failed');
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return JSON.stringify(counts);
 }
 
 export function logOperation(logger: Logger, masked: MaskedErrors): OperationListener {
@@ -61,11 +83,6 @@ export function logOperation(logger: Logger, masked: MaskedErrors): OperationLis
     pino.symbols.streamSym
   ]!;
   return (operation) => {
-    const statuses: Record<string, number> = {};
-    for (const attempt of operation.calls?.attempts ?? []) {
-      const key = String(attempt.status ?? 'failed');
-      statuses[key] = (statuses[key] ?? 0) + 1;
-    }
     for (const error of operation.errors) {
       const hidden = masked.get(error) as Error | undefined;
       if (hidden === undefined) continue;
@@ -74,6 +91,6 @@ export function logOperation(logger: Logger, masked: MaskedErrors): OperationLis
         'unexpected error',
       );
     }
-    if (logger.isLevelEnabled('info')) destination.write(operationLine(operation, statuses));
+    if (logger.isLevelEnabled('info')) destination.write(operationLine(operation, statusCounts(operation)));
   };
 }
