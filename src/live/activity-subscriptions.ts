@@ -7,8 +7,9 @@ import { Repeater } from 'graphql-yoga';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { missingAuthorization } from '../upstream/errors.ts';
 import { type ActivityArgs, ActivityPoller, type PollerEvent } from './activity-poller.ts';
+import { sameProject } from './resources.ts';
 import type { SubscriptionSlots } from './subscription-slots.ts';
-import { hashKey, type KeyHash, sameProject, type WakeBus } from './wake-bus.ts';
+import { hashKey, type KeyHash, type WakeBus } from './wake-bus.ts';
 
 export interface ActivitySubscriptionsOptions {
   client: UpstreamClient;
@@ -70,8 +71,9 @@ export class ActivitySubscriptions {
         pollMs: this.options.pollMs,
         pollDeadlineMs: this.options.pollDeadlineMs,
       });
-      const stopWake = this.options.wake.listen(key, (projectId) => {
-        if (sameProject(args.projectId, projectId)) poller.wake();
+      // Every write is logged in its project's activity.
+      const stopWake = this.options.wake.listen(key, (written) => {
+        if (sameProject(args.projectId, written.projectId)) poller.wake();
       });
       shared = { poller, stopWake };
       this.pollers.set(id, shared);

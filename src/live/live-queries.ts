@@ -1,9 +1,10 @@
 // `query … @live`: the answer is pushed again whenever it changes. After each run the gateway
-// knows which projects the query read (from the upstream paths it called). It runs the query
-// again, as a fresh round of work with the caller's own key, new loaders, call budget and
-// deadline:
-// - at once after a write made through the gateway with the same key to one of those projects
-//   (a config's update, delete, reorder or job, a bookmark): what a mutation can have changed;
+// knows what the query read (configs, lists, activity, projects: from the upstream paths it
+// called). It runs the query again, as a fresh round of work with the caller's own key, new
+// loaders, call budget and deadline:
+// - at once after a write made through the gateway with the same key that may have changed
+//   something it read (resources.ts): the mutated config itself, or its project's lists and
+//   activity; a write to another config of the project leaves a query of one config alone;
 // - otherwise every LIVE_QUERY_POLL_MS, to see changes made elsewhere.
 // A re-run's answer is pushed only when it differs from the last one pushed. Nothing is shared
 // between keys: each live query runs in its own request's context, and a write wakes only the
@@ -13,10 +14,9 @@ import type { Plugin } from 'graphql-yoga';
 import { Repeater } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
 import { missingAuthorization } from '../upstream/errors.ts';
+import { mayChange, type Resource, resourceOf } from './resources.ts';
 import type { LiveServices } from './services.ts';
-import { hashKey, sameProject } from './wake-bus.ts';
-
-const PROJECT_OF_PATH = /^\/api\/projects\/([^/]+)\//;
+import { hashKey } from './wake-bus.ts';
 
 export function isLiveQuery(operation: OperationDefinitionNode | null | undefined): boolean {
   if (operation?.operation !== 'query') return false;
@@ -30,13 +30,10 @@ export function isLiveQuery(operation: OperationDefinitionNode | null | undefine
 export const hasLiveQuery = (document: DocumentNode) =>
   document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && isLiveQuery(d));
 
-function projectsRead(context: GatewayContext): Set<string> {
-  const projects = new Set<string>();
-  for (const attempt of context.calls.attempts) {
-    const project = PROJECT_OF_PATH.exec(attempt.path)?.[1];
-    if (project) projects.add(project);
-  }
-  return projects;
+/** What a run read upstream (each path once). */
+function resourcesRead(context: GatewayContext): Resource[] {
+  const paths = new Set(context.calls.attempts.map((attempt) => attempt.path));
+  return [...paths].map(resourceOf).filter((resource): resource is Resource => resource !== null);
 }
 
 type Execute = (args: never) => unknown;
@@ -53,7 +50,7 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
     const release = live.slots.take(key);
     const stopClose = live.onClose(() => stop());
     let last = '';
-    let read = new Set<string>();
+    let read: Resource[] = [];
     let running: Promise<void> | null = null;
     let again = false;
     let timer: NodeJS.Timeout | null = null;
@@ -62,7 +59,7 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
       if (!first) context.renew();
       const result = await run();
       const text = JSON.stringify(result);
-      read = projectsRead(context);
+      read = resourcesRead(context);
       if (text !== last) {
         last = text;
         // Not awaited: push resolves only when the client reads, and a slow reader must not
@@ -91,8 +88,8 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
       schedule(live.settings.liveQueryPollMs);
     };
     const wake = () => round(false);
-    const stopWake = live.wake.listen(key, (projectId) => {
-      if (read.size === 0 || [...read].some((p) => sameProject(p, projectId))) schedule(0);
+    const stopWake = live.wake.listen(key, (written) => {
+      if (read.length === 0 || read.some((resource) => mayChange(written, resource))) schedule(0);
     });
 
     await round(true);

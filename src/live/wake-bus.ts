@@ -3,24 +3,19 @@
 // interval. Keyed by a hash of the key: no key is kept here, and one key's writes never wake
 // another key's work.
 import { createHash } from 'node:crypto';
+import { type Resource, resourceOf } from './resources.ts';
 
 export type KeyHash = string & { readonly __keyHash: unique symbol };
 
 export const hashKey = (authorization: string): KeyHash =>
   createHash('sha256').update(authorization).digest('hex') as KeyHash;
 
-/** Whether a write to `written` may change what was read of `read` (either may be @current). */
-export const sameProject = (read: string, written: string) =>
-  read === written || read === '@current' || written === '@current';
-
-type Listener = (projectId: string) => void;
-
-const PROJECT_OF_PATH = /^\/api\/projects\/([^/]+)\//;
+type Listener = (written: Resource) => void;
 
 export class WakeBus {
   private readonly listeners = new Map<KeyHash, Set<Listener>>();
 
-  /** Calls `listener` with the project of every write made with this key; returns the stop. */
+  /** Calls `listener` with what every write made with this key was about; returns the stop. */
   listen(key: KeyHash, listener: Listener): () => void {
     let set = this.listeners.get(key);
     if (!set) {
@@ -37,8 +32,8 @@ export class WakeBus {
   /** A write with `authorization` to the upstream `path` went through. */
   written(authorization: string, path: string): void {
     if (this.listeners.size === 0) return;
-    const projectId = PROJECT_OF_PATH.exec(path)?.[1];
-    if (!projectId) return;
-    for (const listener of this.listeners.get(hashKey(authorization)) ?? []) listener(projectId);
+    const written = resourceOf(path);
+    if (!written) return;
+    for (const listener of this.listeners.get(hashKey(authorization)) ?? []) listener(written);
   }
 }

@@ -77,3 +77,38 @@ describe('@live re-runs on its interval', () => {
     }
   });
 });
+
+describe('@live invalidation by what was read', () => {
+  it('re-runs a live query of one config after an update of that config, not after one of another', async () => {
+    const h = await startHarness({ env: { LIVE_QUERY_POLL_MS: '60000' } });
+    try {
+      const ONE = `query One($id: Int!) @live {
+        project(projectId: "1") { destinationConfig(databaseId: $id) { id name } }
+      }`;
+      const live = subscribe(h, 'sse', 'phx_full', ONE, { id: 3 });
+      const first = await live.next();
+      const config3 = first.value.data.project.destinationConfig;
+      const other = (await h.gql('{ project(projectId: "1") { destinationConfig(databaseId: 4) { id } } }'))
+        .body.data.project.destinationConfig;
+      const reads = () =>
+        h.upstreamCalls().filter((c) => c.method === 'GET' && c.path.endsWith('/3/')).length;
+      const before = reads();
+
+      await h.gql(UPDATE, { input: { id: other.id, name: 'Config 4, renamed' } });
+      await settle(200);
+      expect(reads()).toBe(before);
+
+      const next = live.next();
+      await h.gql(UPDATE, { input: { id: config3.id, name: 'Config 3, renamed' } });
+      expect((await next).value.data.project.destinationConfig).toEqual({
+        id: config3.id,
+        name: 'Config 3, renamed',
+      });
+      expect(reads()).toBeGreaterThan(before);
+      await live.return();
+      live.dispose();
+    } finally {
+      await h.close();
+    }
+  });
+});
