@@ -2,7 +2,7 @@
 // Every label value is bounded: operation names fold (operation-names.ts), upstream paths become
 // route templates (route-template.ts), error codes and limit measures are closed lists, and no
 // key, header, raw path, id or variable is ever a label.
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type {
   AttemptObservation,
   UpstreamCall,
@@ -13,6 +13,7 @@ import { ERROR_CODES } from '../upstream/errors.ts';
 import { OperationNames } from './operation-names.ts';
 import type { FinishedOperation } from './operation-record.ts';
 import { routeTemplate } from './route-template.ts';
+import { SeriesCounter, SeriesHistogram } from './series.ts';
 
 const KNOWN_CODES = new Set<string>(ERROR_CODES);
 const MEASURES = new Set([
@@ -43,12 +44,13 @@ export class GatewayMetrics {
   /** The text /metrics answers: this registry's, or with WORKERS > 1 the whole cluster's. */
   exposition: () => Promise<string> = () => this.registry.metrics();
   private readonly names: OperationNames;
-  private readonly operations: Counter;
-  private readonly operationSeconds: Histogram;
+  // The four observed on every operation or attempt are series.ts's, which skip label hashing.
+  private readonly operations: SeriesCounter;
+  private readonly operationSeconds: SeriesHistogram;
   private readonly errors: Counter;
   private readonly limitsRefused: Counter;
-  private readonly upstreamRequests: Counter;
-  private readonly upstreamSeconds: Histogram;
+  private readonly upstreamRequests: SeriesCounter;
+  private readonly upstreamSeconds: SeriesHistogram;
   private readonly upstreamRetries: Counter;
   private readonly rateLimitWaits: Counter;
   private readonly rateLimitWaitSeconds: Counter;
@@ -57,19 +59,17 @@ export class GatewayMetrics {
   constructor(client: UpstreamClient, manifestNames: Iterable<string> = []) {
     this.names = new OperationNames(manifestNames);
     const registers = [this.registry];
-    this.operations = new Counter({
-      name: 'gateway_graphql_operations_total',
-      help: 'GraphQL operations answered, by operation name, type and outcome (success, partial, error).',
-      labelNames: ['operation', 'type', 'outcome'],
-      registers,
-    });
-    this.operationSeconds = new Histogram({
-      name: 'gateway_graphql_operation_duration_seconds',
-      help: 'Time from request to answer of GraphQL operations, by operation name, type and outcome.',
-      labelNames: ['operation', 'type', 'outcome'],
-      buckets: OPERATION_BUCKETS,
-      registers,
-    });
+    this.operations = new SeriesCounter(
+      'gateway_graphql_operations_total',
+      'GraphQL operations answered, by operation name, type and outcome (success, partial, error).',
+      this.registry,
+    );
+    this.operationSeconds = new SeriesHistogram(
+      'gateway_graphql_operation_duration_seconds',
+      'Time from request to answer of GraphQL operations, by operation name, type and outcome.',
+      OPERATION_BUCKETS,
+      this.registry,
+    );
     this.errors = new Counter({
       name: 'gateway_graphql_errors_total',
       help: 'GraphQL errors answered, by extensions.code.',
@@ -82,19 +82,17 @@ export class GatewayMetrics {
       labelNames: ['measure'],
       registers,
     });
-    this.upstreamRequests = new Counter({
-      name: 'gateway_upstream_requests_total',
-      help: 'Upstream HTTP attempts, by method, route template, status ("failed": no answer) and attempt number.',
-      labelNames: ['method', 'route', 'status', 'attempt'],
-      registers,
-    });
-    this.upstreamSeconds = new Histogram({
-      name: 'gateway_upstream_request_duration_seconds',
-      help: 'Duration of upstream HTTP attempts, by method, route template and status.',
-      labelNames: ['method', 'route', 'status'],
-      buckets: UPSTREAM_BUCKETS,
-      registers,
-    });
+    this.upstreamRequests = new SeriesCounter(
+      'gateway_upstream_requests_total',
+      'Upstream HTTP attempts, by method, route template, status ("failed": no answer) and attempt number.',
+      this.registry,
+    );
+    this.upstreamSeconds = new SeriesHistogram(
+      'gateway_upstream_request_duration_seconds',
+      'Duration of upstream HTTP attempts, by method, route template and status.',
+      UPSTREAM_BUCKETS,
+      this.registry,
+    );
     this.upstreamRetries = new Counter({
       name: 'gateway_upstream_retries_total',
       help: 'Upstream GETs tried again, by route template and reason (rate_limited, upstream_5xx, transport).',
@@ -143,14 +141,14 @@ export class GatewayMetrics {
   }
 
   operationFinished = (operation: FinishedOperation): void => {
-    const labels = {
-      operation: this.names.label(operation.name),
-      // none: refused before execution (a syntax error, a limit, a persisted-operation refusal).
-      type: operation.type ?? 'none',
-      outcome: outcomeOf(operation),
-    };
-    this.operations.inc(labels);
-    this.operationSeconds.observe(labels, operation.durationMs / 1000);
+    const name = this.names.label(operation.name);
+    // none: refused before execution (a syntax error, a limit, a persisted-operation refusal).
+    const type = operation.type ?? 'none';
+    const outcome = outcomeOf(operation);
+    const key = `${name} ${type} ${outcome}`;
+    const labels = () => ({ operation: name, type, outcome });
+    this.operations.inc(key, labels);
+    this.operationSeconds.observe(key, labels, operation.durationMs / 1000);
     for (const error of operation.errors) {
       const code = fold(error.extensions?.code, KNOWN_CODES);
       this.errors.inc({ code });
@@ -166,13 +164,18 @@ export class GatewayMetrics {
       finished: ({ status, errorCode, durationMs }) => {
         const route = routeTemplate(call.path);
         const statusLabel = status === null ? 'failed' : String(status);
-        this.upstreamRequests.inc({
+        const key = `${call.method} ${route} ${statusLabel}`;
+        this.upstreamRequests.inc(`${key} ${attempt}`, () => ({
           method: call.method,
           route,
           status: statusLabel,
           attempt: String(attempt),
-        });
-        this.upstreamSeconds.observe({ method: call.method, route, status: statusLabel }, durationMs / 1000);
+        }));
+        this.upstreamSeconds.observe(
+          key,
+          () => ({ method: call.method, route, status: statusLabel }),
+          durationMs / 1000,
+        );
         if (errorCode === 'UPSTREAM_TIMEOUT') this.upstreamTimeouts.inc({ method: call.method, route });
       },
     }),
