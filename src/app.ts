@@ -87,16 +87,16 @@ query CombinedView($projectId: String! = "@current") {
 }
 `;
 
-export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
+/**
+ * What operating the gateway hangs on each operation: the log line (with masked errors' detail),
+ * metrics and the trace, and what observes each upstream attempt.
+ */
+function observability(config: Readonly<Config>, deps: GatewayDeps, masked: MaskedErrors) {
   const logger = deps.logger ?? createLogger(config.logLevel);
-  // A masked error's detail goes to the log only (with its request id), never to the caller.
-  const masked: MaskedErrors = new WeakMap();
-  const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error));
-  const { manifest, only } = config.persistedOperations;
-  const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifest?.operationNames) : null;
+  const manifestNames = config.persistedOperations.manifest?.operationNames;
+  const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifestNames) : null;
   if (metrics && deps.clusterWorker) metrics.exposition = clusterMetricsFor(metrics.registry);
   const tracing = deps.tracing ?? null;
-  const live = deps.live ?? createLiveServices(config, deps.client);
   const listeners: OperationListener[] = [logOperation(logger, masked)];
   if (metrics) listeners.push(metrics.operationFinished);
   if (tracing) listeners.push(tracing.operationFinished);
@@ -105,6 +105,16 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       ? (request: Request, requestId: string) =>
           bothObservers(metrics?.upstream, tracing?.upstreamObserver(request, requestId))
       : undefined;
+  return { metrics, listeners, observe };
+}
+
+export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
+  // A masked error's detail goes to the log only (with its request id), never to the caller.
+  const masked: MaskedErrors = new WeakMap();
+  const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error));
+  const { metrics, listeners, observe } = observability(config, deps, masked);
+  const { manifest, only } = config.persistedOperations;
+  const live = deps.live ?? createLiveServices(config, deps.client);
   return createYoga<NodeServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -157,6 +167,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
       // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
       // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.
+
       // Before the records, so that log, metrics and traces have the codes callers see.
       useStableErrorCodes(),
       useOperationRecords(listeners),

@@ -50,9 +50,7 @@ export class ActivityPoller {
   private wakeRequested = false;
   private stopped = false;
   private failures = 0;
-  private signal = new RequestSignal();
-  /** Upstream polls made, for tests and metrics. */
-  polls = 0;
+  private readonly signal = new RequestSignal();
 
   constructor(private readonly options: PollerOptions) {}
 
@@ -141,7 +139,6 @@ export class ActivityPoller {
       signal: this.signal,
       deadline: Date.now() + pollDeadlineMs,
     });
-    this.polls++;
     const page = await createLoaders(upstream).activityPage.load({
       projectId: args.projectId,
       cursor: null,

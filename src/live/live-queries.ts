@@ -9,7 +9,7 @@
 // A re-run's answer is pushed only when it differs from the last one pushed. Nothing is shared
 // between keys: each live query runs in its own request's context, and a write wakes only the
 // live queries of its own key. Live queries share the subscriptions' slots (subscription-slots.ts).
-import { type DocumentNode, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
+import { getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Repeater } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
@@ -25,10 +25,6 @@ export function isLiveQuery(operation: OperationDefinitionNode | null | undefine
   const condition = live.arguments?.find((a) => a.name.value === 'if')?.value;
   return !(condition?.kind === Kind.BOOLEAN && condition.value === false);
 }
-
-/** Whether a document has an operation marked @live (graphql-jit leaves those alone). */
-export const hasLiveQuery = (document: DocumentNode) =>
-  document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && isLiveQuery(d));
 
 /** What a run read upstream (each path once). */
 function resourcesRead(context: GatewayContext): Resource[] {

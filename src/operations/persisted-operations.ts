@@ -32,7 +32,8 @@ function requestedId(params: Params, request: Request): { id: string; apq: boole
   const documentId =
     typeof params.documentId === 'string'
       ? params.documentId
-      : request.method === 'GET'
+      : // Parsed only when it may be there: most GETs are plain queries.
+        request.method === 'GET' && request.url.includes('documentId=')
         ? new URL(request.url).searchParams.get('documentId')
         : null;
   return documentId ? { id: documentId, apq: false } : null;
@@ -50,6 +51,12 @@ const onlyPersisted = () =>
     'This gateway runs only persisted operations: send the id of one (extensions.persistedQuery or documentId), not a query text.',
   );
 
+/** The params as yoga's executor takes them (it knows no documentId). */
+function withoutDocumentId(params: Params): GraphQLParams {
+  const { documentId: _, ...rest } = params;
+  return rest;
+}
+
 export function usePersistedOperations({ manifest, only }: PersistedOperationsOptions): Plugin {
   const remembered = new Map<string, string>();
   const documentOf = (id: string) => manifest?.document(id) ?? remembered.get(id);
@@ -58,12 +65,12 @@ export function usePersistedOperations({ manifest, only }: PersistedOperationsOp
     onParams({ params, request, setParams }) {
       const given = params as Params;
       const requested = requestedId(given, request);
-      const { documentId: _, ...rest } = given;
       if (requested === null) {
         if (only && !(given.query && manifest?.holds(given.query))) throw onlyPersisted();
-        if (given.documentId !== undefined) setParams(rest);
+        if (given.documentId !== undefined) setParams(withoutDocumentId(given));
         return;
       }
+      const rest = withoutDocumentId(given);
       const { id, apq } = requested;
       const document = documentOf(id);
       if (document !== undefined) {
