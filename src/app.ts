@@ -146,7 +146,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     plugins: [
       useRequestId(),
       useOperatorEndpoints({
-        readiness: deps.readiness ?? new Readiness((timeoutMs) => deps.client.probe(timeoutMs)),
+        readiness: deps.readiness ?? new Readiness(deps.client),
         metrics,
         metricsToken: config.metrics.token,
       }),

@@ -64,7 +64,7 @@ async function serve(): Promise<void> {
     ? demoKeyFor(config.referenceDialect)
     : process.env.GATEWAY_GRAPHIQL_DEMO_KEY || null;
   const client = createUpstreamClient(config, upstreamOrigin);
-  const readiness = new Readiness((timeoutMs) => client.probe(timeoutMs));
+  const readiness = new Readiness(client);
   const tracing = await loadTracing(config);
   const live = createLiveServices(config, client);
   const gateway = createGateway(config, {

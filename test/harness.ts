@@ -75,7 +75,7 @@ export async function startGatewayServer(
       done();
     },
   });
-  const readiness = new Readiness((timeoutMs) => client.probe(timeoutMs));
+  const readiness = new Readiness(client);
   const tracing = await loadTracing(config);
   const live = createLiveServices(config, client);
   const gateway = createGateway(config, {

@@ -17,10 +17,10 @@ export interface OperatorEndpoints {
   metricsToken: string | null;
 }
 
-const json = (status: number, body: unknown) =>
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
 
 function bearerMatches(header: string | null, token: string): boolean {
@@ -33,10 +33,11 @@ async function metricsResponse(request: Request, endpoints: OperatorEndpoints): 
   const { metrics, metricsToken } = endpoints;
   if (!metrics) return json(404, { error: 'metrics are off' });
   if (metricsToken !== null && !bearerMatches(request.headers.get('authorization'), metricsToken)) {
-    return new Response(JSON.stringify({ error: 'send Authorization: Bearer <METRICS_TOKEN>' }), {
-      status: 401,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer' },
-    });
+    return json(
+      401,
+      { error: 'send Authorization: Bearer <METRICS_TOKEN>' },
+      { 'www-authenticate': 'Bearer' },
+    );
   }
   let text: string;
   try {

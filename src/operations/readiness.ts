@@ -15,7 +15,8 @@ export class Readiness {
   private last: { at: number; result: ProbeResult } | null = null;
   private probing: Promise<ProbeResult> | null = null;
 
-  constructor(private readonly probe: (timeoutMs: number) => Promise<ProbeResult>) {}
+  /** `upstream.probe` is UpstreamClient's: one unauthenticated GET within the timeout. */
+  constructor(private readonly upstream: { probe(timeoutMs: number): Promise<ProbeResult> }) {}
 
   /** From the first shutdown signal on, /ready answers 503 whatever the upstream does. */
   startDraining(): void {
@@ -25,7 +26,7 @@ export class Readiness {
   async check(): Promise<ProbeResult> {
     if (this.draining) return { ok: false, reason: 'shutting down' };
     if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last.result;
-    this.probing ??= this.probe(PROBE_TIMEOUT_MS).then((result) => {
+    this.probing ??= this.upstream.probe(PROBE_TIMEOUT_MS).then((result) => {
       this.last = { at: Date.now(), result };
       this.probing = null;
       return result;
