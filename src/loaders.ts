@@ -270,13 +270,17 @@ export function createLoaders(upstream: CallerUpstream) {
     () =>
       new DataLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>(
         eachKey(async ({ projectId, cursor, filters }) => {
-          const body = await get(PATHS.activityLog(projectId), {
-            cursor: cursor ?? undefined,
-            scope: filters.scope ?? undefined,
-            item_id: filters.itemId ?? undefined,
-            user: filters.userId ?? undefined,
+          const answer = await upstream.request({
+            method: 'GET',
+            path: PATHS.activityLog(projectId),
+            query: {
+              cursor: cursor ?? undefined,
+              scope: filters.scope ?? undefined,
+              item_id: filters.itemId ?? undefined,
+              user: filters.userId ?? undefined,
+            },
           });
-          return normalizeCursorPage(body, (raw) => normalizeEntry(raw, projectId));
+          return normalizeCursorPage(answer, (raw) => normalizeEntry(raw, projectId));
         }),
         { batch: false, cacheKeyFn: jsonKey },
       ),

@@ -39,6 +39,8 @@ export interface UpstreamResponse {
   contentType: string;
   /** Parsed JSON for a JSON answer, the text for any other, null for an empty body. */
   body: unknown;
+  /** The answer as received: what a page keeps instead of its parsed entries (CursorPage). */
+  text: string;
 }
 
 export interface UpstreamClientOptions {
@@ -286,7 +288,7 @@ export class UpstreamClient {
         errorCode = failure.error.extensions.code as string;
         return failure;
       }
-      return { status, contentType, body: parseBody(text, contentType) };
+      return { status, contentType, body: parseBody(text, contentType), text };
     } catch (error) {
       if (error instanceof AttemptFailure) {
         errorCode = error.error.extensions.code as string;

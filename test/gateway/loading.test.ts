@@ -117,6 +117,31 @@ describe('per-request loading', () => {
     expect(lastStart).toBeLessThan(firstEnd);
   });
 
+  it('reads an activity page once even when a field asks for it again after its entries were released', async () => {
+    const alone = await h.gql(
+      '{ project(projectId: "1") { activityLog(first: 30) { edges { node { id } } } } }',
+    );
+    const expected = alone.body.data.project.activityLog.edges.map(
+      (e: { node: { id: string } }) => e.node.id,
+    );
+    expect(expected).toHaveLength(30);
+    h.upstream.clearRequests();
+    // The page's parsed entries are let go after the turn it arrived in (CursorPage); the config
+    // is answered later, so the nested list reads the same page again from its kept text.
+    h.upstream.faults.add({ path: `/${RETRIEVE.source}/`, action: { kind: 'delay', ms: 150 } });
+    const { body } = await h.gql(`{ project(projectId: "1") {
+      activityLog(first: 1) { edges { node { id } } }
+      destinationConfig(databaseId: 5) { project { activityLog(first: 30) { edges { node { id } } } } }
+    } }`);
+    expect(body.errors).toBeUndefined();
+    const nested = body.data.project.destinationConfig.project.activityLog.edges;
+    expect(nested.map((e: { node: { id: string } }) => e.node.id)).toEqual(expected);
+    expect(body.data.project.activityLog.edges[0].node.id).toBe(expected[0]);
+    const calls = h.upstreamCalls().map((c) => c.path);
+    expect(calls.filter((path) => path === '/api/projects/1/activity_log/')).toHaveLength(1);
+    expect(calls).toHaveLength(2);
+  });
+
   it('keeps two callers apart: each gets what its key may see, and the upstream receives each one’s key', async () => {
     const query =
       '{ projects { edges { node { projectId } } } project(projectId: "@current") { destinationConfigs(first: 1) { totalCount } } }';
