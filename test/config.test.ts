@@ -1,0 +1,75 @@
+// Reading the environment (src/config.ts): defaults, every kind of value, and refusals that name
+// the variable. The process-level refusal (exit 1 before listening) is in process.test.ts.
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('configuration from the environment', () => {
+  it('has a default for every setting, and counts an empty variable as unset', () => {
+    const config = loadConfig({ PORT: '', GRAPHIQL: '' });
+    expect(config.port).toBe(4000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.upstreamUrl).toBeNull();
+    expect(config.graphiql).toBe(true);
+    expect(config.limits.depth).toBe(12);
+    expect(config.workers).toBe(1);
+    expect(config.metrics).toEqual({ enabled: true, token: null });
+    expect(config.tracing).toBeNull();
+    expect(config.corsOrigins).toBeNull();
+    expect(Object.isFrozen(config) && Object.isFrozen(config.limits)).toBe(true);
+  });
+
+  it('reads integers, flags, choices, lists and URLs', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      UPSTREAM_URL: 'https://eu.posthog.com/some/path',
+      GRAPHIQL: '0',
+      METRICS: 'false',
+      LOG_LEVEL: 'warn',
+      CORS_ORIGINS: ' https://a.example , https://b.example,',
+      WORKERS: 'auto',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      METRICS_TOKEN: 'a-token-of-16-chars',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.upstreamUrl).toBe('https://eu.posthog.com');
+    expect(config.graphiql).toBe(false);
+    expect(config.metrics).toEqual({ enabled: false, token: 'a-token-of-16-chars' });
+    expect(config.logLevel).toBe('warn');
+    expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.workers).toBe(availableParallelism());
+    expect(config.tracing).toEqual({
+      endpoint: 'http://collector:4318/',
+      serviceName: 'destinations-graphql-gateway',
+      scheduleDelayMs: 5000,
+    });
+  });
+
+  it('refuses bad values all at once, each with its variable and value', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        MAX_DEPTH: '0',
+        UPSTREAM_URL: 'ftp://example.com',
+        GRAPHIQL: 'yes',
+        METRICS_TOKEN: 'short',
+        WORKERS: '1.5',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      'invalid configuration: ' +
+        [
+          'METRICS_TOKEN="short": use at least 16 characters',
+          'PORT="eighty": expected an integer',
+          'UPSTREAM_URL="ftp://example.com": expected an http or https URL',
+          'GRAPHIQL="yes": expected one of true, false, 1, 0',
+          'MAX_DEPTH="0": expected an integer from 1 to 100',
+          'WORKERS="1.5": expected an integer',
+        ].join('; '),
+    );
+  });
+});
