@@ -39,8 +39,11 @@ export interface UpstreamResponse {
   contentType: string;
   /** Parsed JSON for a JSON answer, the text for any other, null for an empty body. */
   body: unknown;
-  /** The answer as received: what a page keeps instead of its parsed entries (CursorPage). */
-  text: string;
+  /**
+   * The answer's bytes as received: what a page keeps instead of its parsed entries
+   * (CursorPage). Outside the JS heap, so keeping them costs the garbage collector nothing.
+   */
+  bytes: Buffer;
 }
 
 export interface UpstreamClientOptions {
@@ -281,14 +284,15 @@ export class UpstreamClient {
         bodyTimeout: this.options.bodyTimeoutMs,
       });
       status = response.statusCode;
-      const text = await readText(response.body, response.headers['content-length']);
+      const bytes = await readBytes(response.body, response.headers['content-length']);
+      const text = bytes.toString('utf8');
       const contentType = String(response.headers['content-type'] ?? '');
       if (status >= 400) {
         const failure = this.statusFailure(call, status, text, response.headers['retry-after'], caller);
         errorCode = failure.error.extensions.code as string;
         return failure;
       }
-      return { status, contentType, body: parseBody(text, contentType), text };
+      return { status, contentType, body: parseBody(text, contentType), bytes };
     } catch (error) {
       if (error instanceof AttemptFailure) {
         errorCode = error.error.extensions.code as string;
@@ -371,21 +375,22 @@ export class UpstreamClient {
 }
 
 /**
- * The answer's text, at most MAX_RESPONSE_BYTES. With a Content-Length (what the upstream
+ * The answer's bytes, at most MAX_RESPONSE_BYTES. With a Content-Length (what the upstream
  * usually sends) undici reads it in one go, which costs less than iterating its chunks; without
  * one the chunks are counted as they come.
  */
-async function readText(
+async function readBytes(
   body: Dispatcher.ResponseData['body'],
   contentLength: string | string[] | undefined,
-): Promise<string> {
+): Promise<Buffer> {
   const declared = typeof contentLength === 'string' ? Number(contentLength) : Number.NaN;
   if (Number.isInteger(declared)) {
     if (declared > MAX_RESPONSE_BYTES) {
       body.destroy();
       throw malformedUpstreamBody();
     }
-    return body.text();
+    const bytes = await body.bytes();
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -394,7 +399,7 @@ async function readText(
     if (size > MAX_RESPONSE_BYTES) throw malformedUpstreamBody();
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function parseBody(text: string, contentType: string): unknown {

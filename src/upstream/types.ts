@@ -82,11 +82,12 @@ export interface OffsetPage<T> {
  * combined view made (npm run bench).
  *
  * The parsed entries are kept only for the turn of the event loop the page arrived in, when the
- * fields that asked for it read it; after that the page holds the answer's text, which a later
- * reader of an entry not yet normalised parses again (rare: a cursor resumed on a page another
- * field already read). A request's loaders hold its pages until it ends, and 100 parsed entries
- * a page kept alive that long were most of what survived each young-generation GC: the combined
- * view spent twice bare yoga's share of its CPU in GC (npm run bench, --trace-gc).
+ * fields that asked for it read it; after that the page holds the answer's bytes (outside the JS
+ * heap), which a later reader of an entry not yet normalised parses again (rare: a field that
+ * asks for a page another field read earlier in the request). A request's loaders hold its pages
+ * until it ends, and 100 parsed entries a page kept alive that long were most of what survived
+ * each young-generation GC: the combined view spent twice bare yoga's share of its CPU in GC
+ * (npm run bench, --trace-gc). Kept as a string, the texts were then the largest thing alive.
  */
 export class CursorPage<T> {
   /** How many entries the page holds. */
@@ -96,7 +97,7 @@ export class CursorPage<T> {
 
   constructor(
     raw: readonly unknown[],
-    /** The page's entries again, parsed from the answer's text. */
+    /** The page's entries again, parsed from the answer's bytes. */
     private readonly reread: () => readonly unknown[],
     private readonly normalize: (raw: unknown) => T,
     /** Read from the `next` link's cursor; null when there is no next page. */
@@ -229,16 +230,16 @@ export function normalizeOffsetPage<T>(raw: unknown, item: (raw: unknown) => T):
   };
 }
 
-/** A cursor page from its answer: the parsed body and the text it was parsed from. */
+/** A cursor page from its answer: the parsed body and the bytes it was parsed from. */
 export function normalizeCursorPage<T>(
-  answer: { body: unknown; text: string },
+  answer: { body: unknown; bytes: Buffer },
   item: (raw: unknown) => T,
 ): CursorPage<T> {
   const w = asObject(answer.body);
   if (!Array.isArray(w.results)) throw malformedUpstreamBody();
-  // Closes over the text alone: holding `answer` would hold the parsed body too.
-  const text = answer.text;
-  const reread = () => (JSON.parse(text) as { results: unknown[] }).results;
+  // Closes over the bytes alone: holding `answer` would hold the parsed body too.
+  const bytes = answer.bytes;
+  const reread = () => (JSON.parse(bytes.toString('utf8')) as { results: unknown[] }).results;
   return new CursorPage(w.results, reread, item, cursorFromLink(w.next), cursorFromLink(w.previous));
 }
 
