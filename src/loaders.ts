@@ -64,7 +64,10 @@ const configKey = (key: ConfigKey) => `${key.projectId}/${key.id}`;
  * on it set `batch: false`: they still dedupe and cache, and skip the tick a batch waits for.
  */
 function eachKey<K, V>(load: (key: K) => Promise<V>) {
-  return (keys: readonly K[]) => Promise.all(keys.map((key) => load(key).catch((error: Error) => error)));
+  const settle = (key: K) => load(key).catch((error: Error) => error);
+  // With `batch: false` every batch is one key: no array of promises to wait on.
+  return (keys: readonly K[]) =>
+    keys.length === 1 ? settle(keys[0]!).then((value) => [value]) : Promise.all(keys.map(settle));
 }
 
 /** A value made on first use: most requests need few of the loaders. */
