@@ -59,6 +59,26 @@ if (config.workers > 1 && cluster.isPrimary) {
   await serve();
 }
 
+/**
+ * How long shutdown waits for the last spans to be exported. A collector that is down or hangs
+ * would otherwise hold the process for as long as the exporter retries (minutes, with a backlog,
+ * seen in npm run bench): a deployment expects the process gone soon after SIGTERM.
+ */
+const TRACE_FLUSH_MS = 2_000;
+
+/** Whether `promise` settles (either way) within `ms`. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+}
+
 async function serve(): Promise<void> {
   const graphiqlDemoKey = reference
     ? demoKeyFor(config.referenceDialect)
@@ -105,7 +125,12 @@ async function serve(): Promise<void> {
     await closed;
     clearTimeout(cut);
     await client.close();
-    await tracing?.shutdown();
+    if (tracing && !(await settlesWithin(tracing.shutdown(), TRACE_FLUSH_MS))) {
+      logger.warn(
+        { waitedMs: TRACE_FLUSH_MS },
+        'the trace collector did not take the last spans; they are dropped',
+      );
+    }
     await reference?.close();
     logger.info('stopped');
     logger.flush();

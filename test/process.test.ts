@@ -2,6 +2,8 @@
 // GraphiQL and its prefilled query, configuration errors, and graceful shutdown on SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXAMPLE_QUERY } from '../src/app.ts';
@@ -95,6 +97,33 @@ describe('the gateway process', () => {
       await upstream.close();
     }
   });
+
+  it('exits on SIGTERM even when its trace collector takes the spans and never answers', async () => {
+    const upstream = await startReferenceUpstream();
+    // A collector that accepts connections and requests, and answers none.
+    const collector = createServer(() => undefined);
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const sockets = new Set<Socket>();
+    collector.on('connection', (socket) => sockets.add(socket));
+    try {
+      const gateway = startGateway({
+        UPSTREAM_URL: upstream.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+        OTEL_BSP_SCHEDULE_DELAY: '600000',
+        LOG_LEVEL: 'warn',
+      });
+      const url = await gateway.url;
+      expect((await post(url, '{ project(projectId: "1") { name } }', 'phx_full')).status).toBe(200);
+      gateway.child.kill('SIGTERM');
+      const [code] = await once(gateway.child, 'exit');
+      expect(code).toBe(0);
+      expect(gateway.output().stdout).toContain('the trace collector did not take the last spans');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      collector.close();
+      await upstream.close();
+    }
+  }, 20_000);
 
   it('refuses to start on a bad setting, naming the variable', async () => {
     for (const [name, value] of [
