@@ -1,8 +1,10 @@
-// npm run bench [-- --quick]: the gateway side by side with a floor (a bare node:http + undici hop
-// making the same upstream GETs, no GraphQL) and a bare yoga server (yoga + graphql-jit,
-// hand-written resolvers), under the same load, against the same reference upstream. Each
-// contender (those two, the gateway, the gateway traced, the gateway with 2 workers) runs in its
-// own process; this one is the load generator (autocannon).
+// npm run bench [-- --quick] [-- --no-rivals]: the gateway side by side with a floor (a bare
+// node:http + undici hop making the same upstream GETs, no GraphQL), a bare yoga server (yoga +
+// graphql-jit, hand-written resolvers) and a rival: Apollo Server 5 with RESTDataSource over the
+// same resolvers (installed on first use under test/bench/rivals/, apart from the gateway's
+// dependencies), under the same load, against the same reference upstream. Each contender (those,
+// the gateway, the gateway traced, the gateway with 2 workers) runs in its own process; this one
+// is the load generator (autocannon).
 //
 // Per scenario and contender: req/s, p50/p99 latency, CPU µs per operation (user + system time
 // of the contender's process from /proc/<pid>/stat around the timed window, over the operations
@@ -10,7 +12,7 @@
 // upstream's request log). A measurement, not a test: nothing here asserts. Prints a markdown
 // table; writes the figures as JSON under bench-results/ (git-ignored).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const QUICK = process.argv.includes('--quick');
 /** `--only <text>`: just the scenarios whose name contains it. */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+/** `--no-rivals`: leave Apollo out (no install). */
+const RIVALS = !process.argv.includes('--no-rivals');
 const ROUNDS = QUICK ? 1 : 2;
 const SECONDS = QUICK ? 2 : 10;
 const CONNECTIONS = 50;
@@ -231,6 +235,16 @@ async function measure(contender: Process, scenario: Scenario): Promise<Omit<Fig
   };
 }
 
+/** The rivals' own dependencies (test/bench/rivals/package-lock.json), installed once. */
+function installRivals() {
+  if (existsSync(`${ROOT}test/bench/rivals/node_modules`)) return;
+  console.log('installing the rivals (test/bench/rivals) …');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], {
+    cwd: `${ROOT}test/bench/rivals`,
+    stdio: 'inherit',
+  });
+}
+
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 async function main() {
@@ -243,6 +257,7 @@ async function main() {
     /listening on (http:\/\/\S+)/,
   );
   const env = { UPSTREAM_URL: upstream.url };
+  if (RIVALS) installRivals();
   // Where the traced gateway exports its spans: a sink that reads and drops them.
   const otlpSink = createServer((req, res) => {
     req.resume();
@@ -260,6 +275,16 @@ async function main() {
       env,
       /listening on (http:\/\/\S+)/,
     ),
+    ...(RIVALS
+      ? [
+          await start(
+            'Apollo + RESTDataSource',
+            ['test/bench/rivals/apollo.mjs'],
+            env,
+            /listening on (http:\/\/\S+)/,
+          ),
+        ]
+      : []),
     // Metrics on (the default), tracing off.
     await start(
       'gateway',
