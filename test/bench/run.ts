@@ -1,8 +1,9 @@
 // npm run bench [-- --quick] [-- --no-rivals]: the gateway side by side with a floor (a bare
 // node:http + undici hop making the same upstream GETs, no GraphQL), a bare yoga server (yoga +
-// graphql-jit, hand-written resolvers) and a rival: Apollo Server 5 with RESTDataSource over the
-// same resolvers (installed on first use under test/bench/rivals/, apart from the gateway's
-// dependencies), under the same load, against the same reference upstream. Each contender (those,
+// graphql-jit, hand-written resolvers) and two rivals: Apollo Server 5 with RESTDataSource over the
+// same resolvers, and GraphQL Mesh over an OpenAPI description of the upstream (both installed on
+// first use under test/bench/rivals/, apart from the gateway's dependencies), under the same load,
+// against the same reference upstream. Each contender (those,
 // the gateway, the gateway traced, the gateway with 2 workers) runs in its own process; this one
 // is the load generator (autocannon).
 //
@@ -22,7 +23,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const QUICK = process.argv.includes('--quick');
 /** `--only <text>`: just the scenarios whose name contains it. */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-/** `--no-rivals`: leave Apollo out (no install). */
+/** `--no-rivals`: leave Apollo and Mesh out (no install). */
 const RIVALS = !process.argv.includes('--no-rivals');
 const ROUNDS = QUICK ? 1 : 2;
 const SECONDS = QUICK ? 2 : 10;
@@ -38,7 +39,21 @@ interface Scenario {
   query: string;
   /** The floor's route doing the same upstream GETs. */
   floorPath: string;
+  /**
+   * Mesh's query for the same data, over the REST shapes it exposes. None: Mesh sits this
+   * scenario out (an activity entry carries no project to read its config by).
+   */
+  meshQuery?: string;
 }
+
+const MESH = 'GraphQL Mesh (OpenAPI)';
+const MESH_COMBINED_PROJECT = (p: string) => `
+  p${p}: project(project_id: "${p}") { id name }
+  c${p}: configs(project_id: "${p}", limit: 5, offset: 0) { count results { id name enabled order delivery_rate_24h
+    activity { first(n: 2) { activity created_at user { email } } } } }
+  l${p}: activity_log(project_id: "${p}") { first(n: 5) { activity scope item_id created_at user { first_name last_name } } }
+  i${p}: important_changes(project_id: "${p}") { activity scope item_id unread created_at }`;
+const MESH_COMBINED = `{ ${MESH_COMBINED_PROJECT('1')} ${MESH_COMBINED_PROJECT('2')} }`;
 
 const COMBINED_PROJECT = (projectId: string) => `project(projectId: "${projectId}") {
     id name
@@ -65,6 +80,7 @@ const SCENARIOS: Scenario[] = [
     query:
       '{ project(projectId: "1") { destinationConfig(databaseId: 7) { id databaseId name enabled order } } }',
     floorPath: '/one',
+    meshQuery: '{ config(project_id: "1", id: 7) { id name enabled order } }',
   },
   {
     name: '100 configs',
@@ -72,13 +88,22 @@ const SCENARIOS: Scenario[] = [
     query:
       '{ project(projectId: "1") { destinationConfigs(first: 100) { totalCount edges { node { id databaseId name enabled order } } } } }',
     floorPath: '/hundred',
+    meshQuery:
+      '{ configs(project_id: "1", limit: 100, offset: 0) { count results { id name enabled order } } }',
   },
-  { name: 'combined view, 2 projects, upstream 0 ms', latencyMs: 0, query: COMBINED, floorPath: '/combined' },
+  {
+    name: 'combined view, 2 projects, upstream 0 ms',
+    latencyMs: 0,
+    query: COMBINED,
+    floorPath: '/combined',
+    meshQuery: MESH_COMBINED,
+  },
   {
     name: 'combined view, 2 projects, upstream 20 ms',
     latencyMs: 20,
     query: COMBINED,
     floorPath: '/combined',
+    meshQuery: MESH_COMBINED,
   },
   {
     name: 'activity log (50) with configs',
@@ -158,10 +183,15 @@ async function control(upstreamUrl: string, method: string, path: string, body?:
 }
 
 function request(contender: Process, scenario: Scenario) {
-  return contender.name === 'floor'
-    ? { url: `${contender.url}${scenario.floorPath}`, method: 'GET' as const }
-    : { url: contender.url, method: 'POST' as const, body: JSON.stringify({ query: scenario.query }) };
+  if (contender.name === 'floor')
+    return { url: `${contender.url}${scenario.floorPath}`, method: 'GET' as const };
+  const query = contender.name === MESH ? scenario.meshQuery : scenario.query;
+  return { url: contender.url, method: 'POST' as const, body: JSON.stringify({ query }) };
 }
+
+/** The contenders that run a scenario: all, but Mesh only where it has a query for it. */
+const runningIn = (contenders: Process[], scenario: Scenario) =>
+  contenders.filter((c) => c.name !== MESH || scenario.meshQuery !== undefined);
 
 const CHECKS = 3;
 
@@ -283,6 +313,8 @@ async function main() {
             env,
             /listening on (http:\/\/\S+)/,
           ),
+          // Composes its supergraph from the OpenAPI description as it starts.
+          await start(MESH, ['test/bench/rivals/mesh.mjs'], env, /listening on (http:\/\/\S+)/),
         ]
       : []),
     // Metrics on (the default), tracing off.
@@ -320,15 +352,16 @@ async function main() {
   const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
   for (const scenario of scenarios) {
     await control(upstream.url, 'PUT', 'latency', { latencyMs: scenario.latencyMs, jitterMs: 0 });
+    const running = runningIn(contenders, scenario);
     const callsPerOp: Record<string, number> = {};
-    for (const c of contenders) callsPerOp[c.name] = await check(c, scenario, upstream.url);
-    const rounds: Record<string, Figures[]> = Object.fromEntries(contenders.map((c) => [c.name, []]));
+    for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstream.url);
+    const rounds: Record<string, Figures[]> = Object.fromEntries(running.map((c) => [c.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const c of contenders) {
+      for (const c of running) {
         rounds[c.name]!.push({ ...(await measure(c, scenario)), upstreamCallsPerOp: callsPerOp[c.name]! });
       }
     }
-    for (const c of contenders) {
+    for (const c of running) {
       const all = rounds[c.name]!;
       const figures = Object.fromEntries(
         Object.keys(all[0]!).map((k) => [k, mean(all.map((f) => f[k as keyof Figures]))]),
@@ -346,7 +379,7 @@ async function main() {
   for (const scenario of scenarios) {
     const of = (name: string) =>
       results.find((r) => r.scenario === scenario.name && r.contender === name)!.figures;
-    for (const c of contenders) {
+    for (const c of runningIn(contenders, scenario)) {
       const f = of(c.name);
       rows.push(
         `| ${scenario.name} | ${c.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.cpuMicrosPerOp.toFixed(0)} | ${(f.cpuMicrosPerOp / of('floor').cpuMicrosPerOp).toFixed(2)} | ${(f.cpuMicrosPerOp / of('bare yoga').cpuMicrosPerOp).toFixed(2)} | ${f.peakRssMb.toFixed(0)} | ${f.upstreamCallsPerOp.toFixed(2)} | ${f.errors} |`,
