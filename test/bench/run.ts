@@ -402,6 +402,21 @@ async function main() {
   console.log(`\nfigures: ${file}`);
 }
 
+/**
+ * Stops every contender and waits for it to exit, reading its output meanwhile: leaving at once
+ * closed the pipes of gateways still draining, and a worker of the 2-worker gateway was once left
+ * behind, stuck writing its last log lines to the closed pipe. Whatever outlives the wait is killed.
+ */
+async function stopContenders(): Promise<void> {
+  const running = spawned.filter((child) => child.exitCode === null && child.signalCode === null);
+  const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of running) child.kill('SIGTERM');
+  const late = new Promise((resolve) => setTimeout(resolve, 20_000).unref());
+  await Promise.race([Promise.all(exited), late]);
+  for (const child of running)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
 await main();
-// The contenders' pipes keep this process alive: stop them (the exit handler does) and leave.
+await stopContenders();
 process.exit(0);
