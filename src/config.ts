@@ -22,6 +22,8 @@ export interface Config {
     bodyTimeoutMs: number;
     retries: number;
     maxConnections: number;
+    /** A larger answer is refused as malformed, as soon as it is seen to be larger. */
+    maxResponseBytes: number;
   };
   /** One deadline for all the upstream work of a GraphQL request. */
   requestDeadlineMs: number;
@@ -152,6 +154,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       bodyTimeoutMs: read('UPSTREAM_BODY_TIMEOUT_MS', integer(1, 600_000), 10_000),
       retries: read('UPSTREAM_RETRIES', integer(0, 10), 2),
       maxConnections: read('UPSTREAM_MAX_CONNECTIONS', integer(1, 1_000), 32),
+      maxResponseBytes: read(
+        'UPSTREAM_MAX_RESPONSE_BYTES',
+        integer(1_024, 1024 * 1024 * 1024),
+        32 * 1024 * 1024,
+      ),
     }),
     requestDeadlineMs: read('REQUEST_DEADLINE_MS', integer(1, 600_000), 25_000),
     limits: Object.freeze({

@@ -10,7 +10,8 @@
 //   upstream, the error says its outcome is unknown.
 import { EventEmitter } from 'node:events';
 import type { GraphQLError } from 'graphql';
-import { type Dispatcher, Pool } from 'undici';
+import { Pool } from 'undici';
+import { decodeUtf8, readChunks } from './answer-body.ts';
 import {
   isRetryableTransportError,
   malformedUpstreamBody,
@@ -40,10 +41,11 @@ export interface UpstreamResponse {
   /** Parsed JSON for a JSON answer, the text for any other, null for an empty body. */
   body: unknown;
   /**
-   * The answer's bytes as received: what a page keeps instead of its parsed entries
-   * (CursorPage). Outside the JS heap, so keeping them costs the garbage collector nothing.
+   * The answer's bytes as received, in the chunks the socket delivered them (views of its read
+   * buffers, not copies): what a page keeps instead of its parsed entries (CursorPage). Outside
+   * the JS heap, so keeping them costs the garbage collector nothing.
    */
-  bytes: Buffer;
+  chunks: readonly Buffer[];
 }
 
 export interface UpstreamClientOptions {
@@ -53,6 +55,8 @@ export interface UpstreamClientOptions {
   bodyTimeoutMs: number;
   retries: number;
   maxConnections: number;
+  /** A larger answer is refused as malformed (UPSTREAM_UNAVAILABLE), as soon as it is seen. */
+  maxResponseBytes: number;
 }
 
 /** What one attempt did, for the operation log and the upstream-call budget. */
@@ -113,7 +117,6 @@ export interface CallerUpstream {
   request(call: UpstreamCall): Promise<UpstreamResponse>;
 }
 
-const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_JITTER_MS = 100;
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
@@ -284,15 +287,19 @@ export class UpstreamClient {
         bodyTimeout: this.options.bodyTimeoutMs,
       });
       status = response.statusCode;
-      const bytes = await readBytes(response.body, response.headers['content-length']);
-      const text = bytes.toString('utf8');
+      const chunks = await readChunks(
+        response.body,
+        response.headers['content-length'],
+        this.options.maxResponseBytes,
+      );
+      const text = decodeUtf8(chunks);
       const contentType = String(response.headers['content-type'] ?? '');
       if (status >= 400) {
         const failure = this.statusFailure(call, status, text, response.headers['retry-after'], caller);
         errorCode = failure.error.extensions.code as string;
         return failure;
       }
-      return { status, contentType, body: parseBody(text, contentType), bytes };
+      return { status, contentType, body: parseBody(text, contentType), chunks };
     } catch (error) {
       if (error instanceof AttemptFailure) {
         errorCode = error.error.extensions.code as string;
@@ -372,34 +379,6 @@ export class UpstreamClient {
   close(): Promise<void> {
     return this.pool.close();
   }
-}
-
-/**
- * The answer's bytes, at most MAX_RESPONSE_BYTES. With a Content-Length (what the upstream
- * usually sends) undici reads it in one go, which costs less than iterating its chunks; without
- * one the chunks are counted as they come.
- */
-async function readBytes(
-  body: Dispatcher.ResponseData['body'],
-  contentLength: string | string[] | undefined,
-): Promise<Buffer> {
-  const declared = typeof contentLength === 'string' ? Number(contentLength) : Number.NaN;
-  if (Number.isInteger(declared)) {
-    if (declared > MAX_RESPONSE_BYTES) {
-      body.destroy();
-      throw malformedUpstreamBody();
-    }
-    const bytes = await body.bytes();
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_RESPONSE_BYTES) throw malformedUpstreamBody();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 function parseBody(text: string, contentType: string): unknown {

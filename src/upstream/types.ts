@@ -3,6 +3,7 @@
 // `delivery_rate_24h` as strings, PostHog sends an object, an object and a number, and leaves
 // some fields out of some answers. A record says which fields its answer did not carry
 // (`undefined`), so a resolver can fetch them rather than answer a wrong null.
+import { decodeUtf8 } from './answer-body.ts';
 import { malformedUpstreamBody } from './errors.ts';
 import { cursorFromLink, offsetFromLink } from './links.ts';
 
@@ -232,14 +233,14 @@ export function normalizeOffsetPage<T>(raw: unknown, item: (raw: unknown) => T):
 
 /** A cursor page from its answer: the parsed body and the bytes it was parsed from. */
 export function normalizeCursorPage<T>(
-  answer: { body: unknown; bytes: Buffer },
+  answer: { body: unknown; chunks: readonly Buffer[] },
   item: (raw: unknown) => T,
 ): CursorPage<T> {
   const w = asObject(answer.body);
   if (!Array.isArray(w.results)) throw malformedUpstreamBody();
   // Closes over the bytes alone: holding `answer` would hold the parsed body too.
-  const bytes = answer.bytes;
-  const reread = () => (JSON.parse(bytes.toString('utf8')) as { results: unknown[] }).results;
+  const chunks = answer.chunks;
+  const reread = () => (JSON.parse(decodeUtf8(chunks)) as { results: unknown[] }).results;
   return new CursorPage(w.results, reread, item, cursorFromLink(w.next), cursorFromLink(w.previous));
 }
 
