@@ -133,11 +133,7 @@ describe('the production path', () => {
       .trim()
       .split('\n')
       .map((line) => line.trim().split(/\s+/));
-    expect(node!.slice(1)).toEqual([
-      expect.stringMatching(/node$/),
-      '--max-semi-space-size=32',
-      'dist/main.js',
-    ]);
+    expect(node!.slice(1)).toEqual([expect.stringMatching(/node$/), 'dist/main.js']);
     npm.child.kill('SIGTERM');
     await once(npm.child, 'exit');
     const pid = Number(node![0]);
