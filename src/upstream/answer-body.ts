@@ -33,10 +33,18 @@ export function readChunks(
       }
       chunks.push(chunk);
     });
-    body.on('end', () => resolve(chunks));
+    let ended = false;
+    body.on('end', () => {
+      ended = true;
+      resolve(chunks);
+    });
     body.on('error', reject);
-    // Destroyed without an error (undici aborts with one; this is the fallback).
-    body.on('close', () => reject(new Error('upstream body closed before its end')));
+    // Destroyed without an error (undici aborts with one; this is the fallback). 'close' follows
+    // every 'end' too: an Error made there regardless, stack and all, was 2.7 % of the combined
+    // view's CPU (--cpu-prof).
+    body.on('close', () => {
+      if (!ended) reject(new Error('upstream body closed before its end'));
+    });
   });
 }
 
