@@ -80,8 +80,10 @@ function lazy<T>(make: () => T): () => T {
 export const CURRENT_PROJECT = '@current';
 
 export function createLoaders(upstream: CallerUpstream) {
-  const get = async (path: string, query?: Record<string, string | number | undefined>) =>
-    (await upstream.request({ method: 'GET', path, query })).body;
+  type Query = Record<string, string | number | undefined>;
+  /** The whole answer of a GET: its body, content type and bytes. */
+  const answerOf = (path: string, query?: Query) => upstream.request({ method: 'GET', path, query });
+  const get = async (path: string, query?: Query) => (await answerOf(path, query)).body;
 
   /**
    * What `@current` stands for in this request, once known. Global ids and cursors never hold
@@ -273,15 +275,11 @@ export function createLoaders(upstream: CallerUpstream) {
     () =>
       new DataLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>(
         eachKey(async ({ projectId, cursor, filters }) => {
-          const answer = await upstream.request({
-            method: 'GET',
-            path: PATHS.activityLog(projectId),
-            query: {
-              cursor: cursor ?? undefined,
-              scope: filters.scope ?? undefined,
-              item_id: filters.itemId ?? undefined,
-              user: filters.userId ?? undefined,
-            },
+          const answer = await answerOf(PATHS.activityLog(projectId), {
+            cursor: cursor ?? undefined,
+            scope: filters.scope ?? undefined,
+            item_id: filters.itemId ?? undefined,
+            user: filters.userId ?? undefined,
           });
           return normalizeCursorPage(answer, (raw) => normalizeEntry(raw, projectId));
         }),
@@ -306,10 +304,7 @@ export function createLoaders(upstream: CallerUpstream) {
     () =>
       new DataLoader<ConfigKey, FrontendRecord, string>(
         eachKey(async (key) => {
-          const answer = await upstream.request({
-            method: 'GET',
-            path: PATHS.configFrontend(key.projectId, key.id),
-          });
+          const answer = await answerOf(PATHS.configFrontend(key.projectId, key.id));
           const isJsonObject = answer.body !== null && typeof answer.body === 'object';
           return {
             contentType: answer.contentType || 'application/octet-stream',

@@ -43,7 +43,8 @@ export interface UpstreamResponse {
   /**
    * The answer's bytes as received, in the chunks the socket delivered them (views of its read
    * buffers, not copies): what a page keeps instead of its parsed entries (CursorPage). Outside
-   * the JS heap, so keeping them costs the garbage collector nothing.
+   * the JS heap: a scavenge copies only their small wrappers (the memory itself is freed when a
+   * wrapper is collected, for a page kept to the end of its request at the next mark-compact).
    */
   chunks: readonly Buffer[];
 }
