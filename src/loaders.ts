@@ -81,8 +81,9 @@ export const CURRENT_PROJECT = '@current';
 
 export function createLoaders(upstream: CallerUpstream) {
   type Query = Record<string, string | number | undefined>;
-  /** The whole answer of a GET: its body, content type and bytes. */
-  const answerOf = (path: string, query?: Query) => upstream.request({ method: 'GET', path, query });
+  /** The whole answer of a GET: its body (unless `parseAnswer` is false), content type and bytes. */
+  const answerOf = (path: string, query?: Query, parseAnswer = true) =>
+    upstream.request({ method: 'GET', path, query, parseAnswer });
   const get = async (path: string, query?: Query) => (await answerOf(path, query)).body;
 
   /**
@@ -275,12 +276,16 @@ export function createLoaders(upstream: CallerUpstream) {
     () =>
       new DataLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>(
         eachKey(async ({ projectId, cursor, filters }) => {
-          const answer = await answerOf(PATHS.activityLog(projectId), {
-            cursor: cursor ?? undefined,
-            scope: filters.scope ?? undefined,
-            item_id: filters.itemId ?? undefined,
-            user: filters.userId ?? undefined,
-          });
+          const answer = await answerOf(
+            PATHS.activityLog(projectId),
+            {
+              cursor: cursor ?? undefined,
+              scope: filters.scope ?? undefined,
+              item_id: filters.itemId ?? undefined,
+              user: filters.userId ?? undefined,
+            },
+            false,
+          );
           return normalizeCursorPage(answer, (raw) => normalizeEntry(raw, projectId));
         }),
         { batch: false, cacheKeyFn: jsonKey },

@@ -33,18 +33,27 @@ export interface UpstreamCall {
   json?: unknown;
   /** Sent as application/x-www-form-urlencoded (how the upstream accepts `config`). */
   form?: Record<string, string>;
+  /**
+   * false: a 2xx answer is not decoded or parsed (its body is null); the caller reads `chunks`
+   * (a cursor page, which parses only the entries read: page-scan.ts).
+   */
+  parseAnswer?: boolean;
 }
 
 export interface UpstreamResponse {
   status: number;
   contentType: string;
-  /** Parsed JSON for a JSON answer, the text for any other, null for an empty body. */
+  /**
+   * Parsed JSON for a JSON answer, the text for any other, null for an empty body (and for a
+   * call made with `parseAnswer: false`).
+   */
   body: unknown;
   /**
    * The answer's bytes as received, in the chunks the socket delivered them (views of its read
-   * buffers, not copies): what a page keeps instead of its parsed entries (CursorPage). Outside
-   * the JS heap: a scavenge copies only their small wrappers (the memory itself is freed when a
-   * wrapper is collected, for a page kept to the end of its request at the next mark-compact).
+   * buffers, not copies): what a cursor page keeps and reads its entries from (CursorPage).
+   * Outside the JS heap: a scavenge copies only their small wrappers (the memory itself is freed
+   * when a wrapper is collected, for a page kept to the end of its request at the next
+   * mark-compact).
    */
   chunks: readonly Buffer[];
 }
@@ -293,14 +302,15 @@ export class UpstreamClient {
         response.headers['content-length'],
         this.options.maxResponseBytes,
       );
-      const text = decodeUtf8(chunks);
       const contentType = String(response.headers['content-type'] ?? '');
       if (status >= 400) {
+        const text = decodeUtf8(chunks);
         const failure = this.statusFailure(call, status, text, response.headers['retry-after'], caller);
         errorCode = failure.error.extensions.code as string;
         return failure;
       }
-      return { status, contentType, body: parseBody(text, contentType), chunks };
+      const parsed = call.parseAnswer === false ? null : parseBody(decodeUtf8(chunks), contentType);
+      return { status, contentType, body: parsed, chunks };
     } catch (error) {
       if (error instanceof AttemptFailure) {
         errorCode = error.error.extensions.code as string;

@@ -3,9 +3,9 @@
 // `delivery_rate_24h` as strings, PostHog sends an object, an object and a number, and leaves
 // some fields out of some answers. A record says which fields its answer did not carry
 // (`undefined`), so a resolver can fetch them rather than answer a wrong null.
-import { decodeUtf8 } from './answer-body.ts';
 import { malformedUpstreamBody } from './errors.ts';
 import { cursorFromLink, offsetFromLink } from './links.ts';
+import { type ScannedPage, scanPage } from './page-scan.ts';
 
 /** Which operation a config came from; it decides which fields the answer carries. */
 export type ConfigSource = 'list' | 'retrieve' | 'write' | 'rearrange' | 'frontend';
@@ -78,58 +78,39 @@ export interface OffsetPage<T> {
 }
 
 /**
- * A page of a cursor list. Its entries are normalised when first read: the upstream sends 100 a
- * page and a screen usually shows a few, so normalising them all was most of the garbage a
- * combined view made (npm run bench).
- *
- * The parsed entries are kept only for the turn of the event loop the page arrived in, when the
- * fields that asked for it read it; after that the page holds the answer's bytes (outside the JS
- * heap), which a later reader of an entry not yet normalised parses again (rare: a field that
- * asks for a page another field read earlier in the request). A request's loaders hold its pages
- * until it ends, and 100 parsed entries a page kept alive that long were most of what survived
- * each young-generation GC: the combined view spent twice bare yoga's share of its CPU in GC
- * (npm run bench, --trace-gc). Kept as a string, the texts were then the largest thing alive.
+ * A page of a cursor list, over its scanned answer: an entry is parsed and normalised when first
+ * read. The upstream sends 100 a page and a screen usually shows a few; parsing and normalising
+ * them all was most of the garbage a combined view made (npm run bench). A request's loaders
+ * hold its pages until it ends, so what a page holds is the answer's bytes (outside the JS heap)
+ * and the entries read, not 100 parsed entries surviving every young-generation GC.
  */
 export class CursorPage<T> {
-  /** How many entries the page holds. */
-  readonly size: number;
-  private raw: readonly unknown[] | null;
   private readonly items: (T | undefined)[];
 
   constructor(
-    raw: readonly unknown[],
-    /** The page's entries again, parsed from the answer's bytes. */
-    private readonly reread: () => readonly unknown[],
+    private readonly scanned: ScannedPage,
     private readonly normalize: (raw: unknown) => T,
     /** Read from the `next` link's cursor; null when there is no next page. */
     readonly nextCursor: string | null,
     /** Read from the `previous` link's cursor; null when this is the first page. */
     readonly previousCursor: string | null,
   ) {
-    this.size = raw.length;
-    this.raw = raw;
-    this.items = new Array(raw.length);
-    this.releaseAfterThisTurn();
+    this.items = new Array(scanned.size);
+  }
+
+  /** How many entries the page holds. */
+  get size(): number {
+    return this.items.length;
   }
 
   /** The entry at `index` (0 ≤ index < size). */
   at(index: number): T {
     let item = this.items[index];
     if (item === undefined) {
-      if (this.raw === null) {
-        this.raw = this.reread();
-        this.releaseAfterThisTurn();
-      }
-      item = this.normalize(this.raw[index]);
+      item = this.normalize(this.scanned.entry(index));
       this.items[index] = item;
     }
     return item;
-  }
-
-  private releaseAfterThisTurn(): void {
-    setImmediate(() => {
-      this.raw = null;
-    });
   }
 }
 
@@ -231,17 +212,15 @@ export function normalizeOffsetPage<T>(raw: unknown, item: (raw: unknown) => T):
   };
 }
 
-/** A cursor page from its answer: the parsed body and the bytes it was parsed from. */
+/** A cursor page from its answer's bytes (read with `parseAnswer: false`). */
 export function normalizeCursorPage<T>(
-  answer: { body: unknown; chunks: readonly Buffer[] },
+  answer: { chunks: readonly Buffer[] },
   item: (raw: unknown) => T,
 ): CursorPage<T> {
-  const w = asObject(answer.body);
-  if (!Array.isArray(w.results)) throw malformedUpstreamBody();
-  // Closes over the bytes alone: holding `answer` would hold the parsed body too.
-  const chunks = answer.chunks;
-  const reread = () => (JSON.parse(decodeUtf8(chunks)) as { results: unknown[] }).results;
-  return new CursorPage(w.results, reread, item, cursorFromLink(w.next), cursorFromLink(w.previous));
+  const scanned = scanPage(answer.chunks);
+  if (!scanned.hasEntries) throw malformedUpstreamBody();
+  const { next, previous } = scanned.members;
+  return new CursorPage(scanned, item, cursorFromLink(next), cursorFromLink(previous));
 }
 
 /** important_changes: one entry (interface.md), a list, or PostHog's `{results, last_read}`. */

@@ -117,6 +117,53 @@ describe('upstream answers become coded errors', () => {
     expect(codes).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
   });
 
+  it('UPSTREAM_UNAVAILABLE for an activity page cut short or not a page, beside partial data, not retried', async () => {
+    const NAME_AND_LOG = (first: number) =>
+      `{ project(projectId: "1") { name activityLog(first: ${first}) { edges { node { id activity } } } } }`;
+    const LOG_PATH = '/api/projects/1/activity_log/';
+    const codes = (body: { errors?: { extensions: { code: string } }[] }) =>
+      body.errors?.map((e) => e.extensions.code);
+    const withFault = async (action: object, first = 3) => {
+      h.reset();
+      h.upstream.faults.add({ path: LOG_PATH, action: action as never });
+      const { body } = await h.gql(NAME_AND_LOG(first));
+      return { body, logCalls: h.upstreamCalls({ path: LOG_PATH }).length };
+    };
+
+    for (const action of [
+      { kind: 'malformed' },
+      { kind: 'status', status: 200, body: { next: null, previous: null } },
+      { kind: 'status', status: 200, body: { results: 'none' } },
+    ]) {
+      const { body, logCalls } = await withFault(action);
+      expect(body.data.project).toEqual({ name: 'Hedgebox (production)', activityLog: null });
+      expect(codes(body)).toEqual(['UPSTREAM_UNAVAILABLE']);
+      expect(logCalls).toBe(1);
+    }
+
+    // Entries are checked when read: a bad second entry fails the connection that reads it,
+    // not one that stops before it.
+    const good = {
+      id: '018f0a5e-0003-7000-8000-0000000000aa',
+      activity: 'updated',
+      scope: 'Insight',
+      created_at: '2025-03-07T23:43:00Z',
+    };
+    const page = {
+      kind: 'status',
+      status: 200,
+      body: { next: null, previous: null, results: [good, { id: 5 }] },
+    };
+    const one = await withFault(page, 1);
+    expect(one.body.errors).toBeUndefined();
+    expect(one.body.data.project.activityLog.edges.map((e: { node: object }) => e.node)).toEqual([
+      { id: expect.any(String), activity: 'updated' },
+    ]);
+    const two = await withFault(page, 2);
+    expect(two.body.data.project.activityLog).toBeNull();
+    expect(codes(two.body)).toEqual(['UPSTREAM_UNAVAILABLE']);
+  });
+
   it('puts no key, upstream URL or upstream body in any error', async () => {
     h.upstream.faults.add({
       path: 'pipeline_destination_configs',

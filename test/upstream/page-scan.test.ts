@@ -1,0 +1,120 @@
+// The page scanner finds the same entries and members JSON.parse does, in any JSON the upstream
+// might write (any spacing, escapes, multi-byte text, nesting, member order, split across
+// socket reads), and refuses as UPSTREAM_UNAVAILABLE whatever is not a JSON object of that shape.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type ScannedPage, scanPage } from '../../src/upstream/page-scan.ts';
+
+const entriesOf = (page: ScannedPage) => Array.from({ length: page.size }, (_, i) => page.entry(i));
+
+/** The text split into `parts` chunks at arbitrary byte offsets, as a socket might deliver it. */
+function chunked(text: string, cuts: number[]): Buffer[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const offsets = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Buffer[] = [];
+  let from = 0;
+  for (const to of offsets) {
+    chunks.push(bytes.subarray(from, to));
+    from = to;
+  }
+  chunks.push(bytes.subarray(from));
+  return chunks;
+}
+
+/** JSON.stringify with random whitespace between tokens (spacing JSON allows). */
+const spaced = (value: unknown, space: string) => JSON.stringify(value, null, space);
+
+const codeOf = (run: () => unknown) => {
+  try {
+    run();
+    return null;
+  } catch (error) {
+    return (error as { extensions?: { code?: string } }).extensions?.code ?? 'not coded';
+  }
+};
+
+describe('scanning a page answer', () => {
+  it('finds the entries and members JSON.parse finds, in any spacing, order and chunking', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', '"', '\\', '{', '}', '[', ']', ',', ':', 'é', '😀', '\n', '\u0000', ' '),
+    });
+    const entry = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }),
+      fc.dictionary(text, fc.jsonValue({ maxDepth: 3 })),
+      text,
+    );
+    const link = fc.oneof(fc.constant(null), text);
+    fc.assert(
+      fc.property(
+        fc.array(entry, { maxLength: 12 }),
+        link,
+        link,
+        fc.constantFrom('', ' ', '\t', '\n  ', '\r\n'),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        (results, next, previous, space, resultsFirst, cuts) => {
+          const body = resultsFirst
+            ? { results, next, previous, count: 3 }
+            : { next, count: 3, previous, results };
+          const page = scanPage(chunked(spaced(body, space), cuts));
+          expect(page.hasEntries).toBe(true);
+          expect(page.size).toBe(results.length);
+          expect(entriesOf(page)).toEqual(JSON.parse(JSON.stringify(results)));
+          expect(page.members).toEqual({ next, previous, count: 3 });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads the reference upstream’s shape: an empty page, and entries of every kind', () => {
+    const empty = scanPage([Buffer.from(' {"next":null,"previous":null,"results":[]} \n')]);
+    expect(empty.size).toBe(0);
+    expect(empty.hasEntries).toBe(true);
+    const mixed = scanPage([Buffer.from('{"results":[1,-2.5e3,true,null,"x\\"]",{"a":[{}]},[]]}')]);
+    expect(entriesOf(mixed)).toEqual([1, -2500, true, null, 'x"]', { a: [{}] }, []]);
+  });
+
+  it('says so when `results` is missing or not an array', () => {
+    expect(scanPage([Buffer.from('{"next":null}')]).hasEntries).toBe(false);
+    expect(scanPage([Buffer.from('{}')]).hasEntries).toBe(false);
+    const notArray = scanPage([Buffer.from('{"results":{"0":1}}')]);
+    expect(notArray.hasEntries).toBe(false);
+    expect(notArray.members.results).toEqual({ '0': 1 });
+  });
+
+  it('refuses what is not a JSON object of that shape, as UPSTREAM_UNAVAILABLE', () => {
+    const refused = [
+      '',
+      '   ',
+      '[]',
+      'null',
+      '"results"',
+      '<html>502 Bad Gateway</html>',
+      // What the reference upstream's `malformed` fault sends: an answer cut short.
+      '{"results": [{"id": 1,',
+      '{"results": [{"id": "1"}]',
+      '{"results": [{"id": "1"} {"id": "2"}]}',
+      '{"results": [{"id": "1"},]}',
+      '{"results": [,]}',
+      '{"results": ["unterminated]}',
+      '{"results": []} trailing',
+      '{"results": [], }',
+      '{results: []}',
+      '{"next": nul, "results": []}',
+      '{"next": "a" "results": []}',
+      '{"next" "a", "results": []}',
+    ];
+    for (const body of refused) {
+      expect([body, codeOf(() => scanPage([Buffer.from(body)]))]).toEqual([body, 'UPSTREAM_UNAVAILABLE']);
+    }
+  });
+
+  it('checks an entry’s own syntax when it is read: the others still read', () => {
+    const page = scanPage([Buffer.from('{"results": [{"id": "1"}, {"id": tru}, {"id": "3"}]}')]);
+    expect(page.size).toBe(3);
+    expect(page.entry(0)).toEqual({ id: '1' });
+    expect(codeOf(() => page.entry(1))).toBe('UPSTREAM_UNAVAILABLE');
+    expect(page.entry(2)).toEqual({ id: '3' });
+  });
+});
