@@ -145,7 +145,7 @@ export class ActivityPoller {
       filters: { scope: args.scope, itemId: args.itemId, userId: args.userId },
     });
     const entries: ActivityEntryRecord[] = [];
-    for (let i = 0; i < page.size; i++) entries.push(page.at(i));
+    for (let i = 0; page.has(i); i++) entries.push(page.at(i));
     return entries;
   }
 

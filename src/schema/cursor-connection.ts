@@ -54,7 +54,7 @@ function decodePosition(list: string, cursor: string, argument: string): Positio
 
 /** Where a position's entry is in its page: found by id, else where it was. */
 function locate<T>(walk: Walk<T>, page: CursorPage<T>, position: Position): number {
-  for (let index = 0; index < page.size; index++) {
+  for (let index = 0; page.has(index); index++) {
     if (walk.idOf(page.at(index)) === position.entryId) return index;
   }
   return Math.min(position.index, page.size);
@@ -71,7 +71,7 @@ async function forward<T>(walk: Walk<T>, first: number, after: Position | null, 
   const edges: Edge<T>[] = [];
   let reachedBefore = false;
   for (let pages = 1; ; pages++) {
-    for (; edges.length < first && index < page.size; index++) {
+    for (; edges.length < first && page.has(index); index++) {
       const node = page.at(index);
       if (before && walk.idOf(node) === before.entryId) {
         reachedBefore = true;
@@ -86,7 +86,7 @@ async function forward<T>(walk: Walk<T>, first: number, after: Position | null, 
     index = 0;
     page = await walk.fetchPage(upstreamCursor);
   }
-  const hasNextPage = reachedBefore || index < page.size || page.nextCursor !== null;
+  const hasNextPage = reachedBefore || page.has(index) || page.nextCursor !== null;
   return { edges, pageInfo: new PageInfo(edges, after !== null, hasNextPage) };
 }
 
@@ -129,7 +129,7 @@ async function tail<T>(walk: Walk<T>, last: number, after: Position | null) {
   const entries: { node: T; upstreamCursor: string | null; index: number }[] = [];
   let index = after ? locate(walk, page, after) + 1 : 0;
   for (let pages = 1; ; pages++) {
-    for (; index < page.size; index++) {
+    for (; page.has(index); index++) {
       entries.push({ node: page.at(index), upstreamCursor, index });
     }
     const next = page.nextCursor;

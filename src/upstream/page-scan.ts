@@ -1,13 +1,18 @@
 // A page answer (`{"next": …, "previous": …, "results": [ … ]}`) read from its bytes without
-// parsing its entries. The upstream sends 100 activity entries a page and a screen reads a few:
-// JSON.parse of a whole 63 KB page took 280 µs and made every entry's objects only for most to
-// be dropped, where finding where each entry starts and ends takes about 80 µs and makes nothing
-// (npm run bench: the combined view reads two such pages an operation).
+// parsing its entries, and located only as far as they are read. The upstream sends 100 activity
+// entries a page and a screen reads a few: JSON.parse of a whole 63 KB page took 280 µs and made
+// every entry's objects only for most to be dropped; finding where all entries start and end took
+// 80 µs and still 5 % of a combined view's CPU (npm run bench, --cpu-prof), for the five a field
+// reads.
 //
-// What is checked here: the answer is one JSON object, its members other than `results` are
-// JSON (they are parsed), `results` is an array whose elements are balanced and separated as
-// JSON's are, and nothing follows. What is not: an entry's own syntax, which JSON.parse checks
-// when the entry is read. An entry no field reads is never checked, as it was never normalised.
+// What is checked, and when. At once: the members before `results` are JSON (they are parsed)
+// and `results`, if any, opens an array. As far as entries are asked for: each is one balanced
+// JSON value and entries are separated as JSON's are. When the page's size is asked for, or an
+// entry past the last: the rest of the answer (its other members parsed, nothing after it). When
+// an entry is read: its own syntax (JSON.parse). So an answer malformed after the entries a field
+// reads serves that field. A body cut short in transit is caught before this (undici checks
+// Content-Length and chunked framing), so what that leaves is an upstream writing bad JSON past
+// what was read, no different from a bad entry never read.
 import { malformedUpstreamBody } from './errors.ts';
 
 const QUOTE = 0x22;
@@ -21,102 +26,122 @@ const CLOSE_BRACKET = 0x5d;
 
 const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
-/** A page answer as scanned: its members parsed, its entries located. */
-export class ScannedPage {
-  constructor(
-    private readonly bytes: Buffer,
-    /** Entry i is bytes [bounds[2i], bounds[2i + 1]); null when `results` is not an array. */
-    private readonly bounds: readonly number[] | null,
-    /** The object's other members, parsed. */
-    readonly members: Readonly<Record<string, unknown>>,
-  ) {}
+/** Where the scan stands: before the first entry, before a later one, at the end, or failed. */
+type ScanState = 'first-entry' | 'next-entry' | 'done' | 'failed';
 
-  /** Whether `results` was an array. */
-  get hasEntries(): boolean {
-    return this.bounds !== null;
-  }
-
-  /** How many entries `results` holds. */
-  get size(): number {
-    return this.bounds === null ? 0 : this.bounds.length / 2;
-  }
-
-  /** Entry `index` (0 ≤ index < size), parsed now; malformed JSON is UPSTREAM_UNAVAILABLE. */
-  entry(index: number): unknown {
-    const bounds = this.bounds!;
-    return parseJson(this.bytes.toString('utf8', bounds[2 * index], bounds[2 * index + 1]));
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw malformedUpstreamBody();
-  }
-}
-
-/** Scans a page answer; anything but a JSON object with the structure above is UPSTREAM_UNAVAILABLE. */
-export function scanPage(chunks: readonly Buffer[]): ScannedPage {
+/**
+ * Scans a page answer's chunks. The `needed` members are read at once: when one follows
+ * `results` (neither dialect sends that: next, previous, then results), every entry is located
+ * at once to reach it. Whatever is found not to be a JSON object of that shape is
+ * UPSTREAM_UNAVAILABLE, thrown from here or from the method that found it.
+ */
+export function scanPage(chunks: readonly Buffer[], needed: readonly string[]): ScannedPage {
   // One buffer to index: a page usually arrives in a few socket reads.
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-  return new Scanner(bytes).page();
+  const page = new ScannedPage(bytes);
+  if (needed.some((name) => !(name in page.members))) void page.size;
+  return page;
 }
 
-class Scanner {
+/** A page answer as scanned so far: its members parsed, its entries located as far as read. */
+export class ScannedPage {
+  /** The object's members other than `results`, parsed as they are reached. */
+  readonly members: Record<string, unknown> = {};
+  /** Entry i is bytes [bounds[2i], bounds[2i + 1]). */
+  private readonly bounds: number[] = [];
   private pos = 0;
+  private state: ScanState = 'done';
+  private hasResults = false;
 
-  constructor(private readonly bytes: Buffer) {}
-
-  page(): ScannedPage {
-    const members: Record<string, unknown> = {};
-    let bounds: number[] | null = null;
+  constructor(private readonly bytes: Buffer) {
     this.expect(OPEN_BRACE);
     this.skipSpace();
-    if (this.bytes[this.pos] === CLOSE_BRACE) this.pos++;
-    else {
-      for (;;) {
-        this.skipSpace();
-        const key = this.parseNext(() => this.skipString()) as string;
-        this.expect(COLON);
-        this.skipSpace();
-        if (key === 'results' && this.bytes[this.pos] === OPEN_BRACKET) {
-          bounds = this.entryBounds();
-          delete members.results;
-        } else {
-          members[key] = this.parseNext(() => this.skipValue());
-          if (key === 'results') bounds = null;
-        }
-        this.skipSpace();
-        const separator = this.bytes[this.pos++];
-        if (separator === CLOSE_BRACE) break;
-        if (separator !== COMMA) this.fail();
-      }
-    }
-    this.skipSpace();
-    if (this.pos !== this.bytes.length) this.fail();
-    return new ScannedPage(this.bytes, bounds, members);
+    if (bytes[this.pos] === CLOSE_BRACE) {
+      this.pos++;
+      this.end();
+    } else this.scanMembers();
   }
 
-  /** Where each element of the array at `pos` starts and ends; leaves `pos` past the array. */
-  private entryBounds(): number[] {
-    const bounds: number[] = [];
-    this.pos++;
-    this.skipSpace();
-    if (this.bytes[this.pos] === CLOSE_BRACKET) {
-      this.pos++;
-      return bounds;
-    }
+  /** Whether `results` is an array. */
+  get hasEntries(): boolean {
+    return this.hasResults;
+  }
+
+  /** Whether entry `index` exists: the entries are located up to it. */
+  has(index: number): boolean {
+    while (this.bounds.length <= 2 * index && this.state !== 'done') this.locateNext();
+    return 2 * index < this.bounds.length;
+  }
+
+  /** How many entries `results` holds: the whole answer is scanned. */
+  get size(): number {
+    while (this.state !== 'done') this.locateNext();
+    return this.bounds.length / 2;
+  }
+
+  /** Entry `index` (has(index) is true), parsed now; malformed JSON is UPSTREAM_UNAVAILABLE. */
+  entry(index: number): unknown {
+    return parseJson(this.bytes.toString('utf8', this.bounds[2 * index], this.bounds[2 * index + 1]));
+  }
+
+  /** Members from `pos` (past `{` or a `,`) up to `results`' array, or the object's end. */
+  private scanMembers(): void {
     for (;;) {
       this.skipSpace();
-      const start = this.pos;
-      this.skipValue();
-      bounds.push(start, this.pos);
+      const key = this.parseNext(() => this.skipString()) as string;
+      this.expect(COLON);
       this.skipSpace();
-      const separator = this.bytes[this.pos++];
-      if (separator === CLOSE_BRACKET) return bounds;
-      if (separator !== COMMA) this.fail();
+      // Two `results` are not a page (JSON.parse would keep the last; which is meant is a guess).
+      if (key === 'results' && (this.hasResults || 'results' in this.members)) this.fail();
+      if (key === 'results' && this.bytes[this.pos] === OPEN_BRACKET) {
+        this.pos++;
+        this.hasResults = true;
+        this.state = 'first-entry';
+        return;
+      }
+      this.members[key] = this.parseNext(() => this.skipValue());
+      if (!this.pastMember()) return;
     }
+  }
+
+  /** Past the next entry and its separator; past the object's rest after the last entry. */
+  private locateNext(): void {
+    if (this.state === 'failed') this.fail();
+    this.skipSpace();
+    if (this.state === 'first-entry' && this.bytes[this.pos] === CLOSE_BRACKET) {
+      this.pos++;
+      this.resultsEnded();
+      return;
+    }
+    const start = this.pos;
+    this.skipValue();
+    this.bounds.push(start, this.pos);
+    this.skipSpace();
+    const separator = this.bytes[this.pos++];
+    if (separator === COMMA) this.state = 'next-entry';
+    else if (separator === CLOSE_BRACKET) this.resultsEnded();
+    else this.fail();
+  }
+
+  private resultsEnded(): void {
+    this.state = 'done';
+    if (this.pastMember()) this.scanMembers();
+  }
+
+  /** Past a member's separator: true when another member follows, false at the object's end. */
+  private pastMember(): boolean {
+    this.skipSpace();
+    const separator = this.bytes[this.pos++];
+    if (separator === COMMA) return true;
+    if (separator !== CLOSE_BRACE) this.fail();
+    this.end();
+    return false;
+  }
+
+  private end(): void {
+    this.skipSpace();
+    if (this.pos !== this.bytes.length) this.fail();
+    this.state = 'done';
   }
 
   /** The value `skip` passes over, parsed. */
@@ -192,7 +217,17 @@ class Scanner {
     if (this.bytes[this.pos++] !== byte) this.fail();
   }
 
+  /** A scan that failed stays failed: asked again, it says so again. */
   private fail(): never {
+    this.state = 'failed';
+    throw malformedUpstreamBody();
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
     throw malformedUpstreamBody();
   }
 }

@@ -78,14 +78,15 @@ export interface OffsetPage<T> {
 }
 
 /**
- * A page of a cursor list, over its scanned answer: an entry is parsed and normalised when first
- * read. The upstream sends 100 a page and a screen usually shows a few; parsing and normalising
- * them all was most of the garbage a combined view made (npm run bench). A request's loaders
- * hold its pages until it ends, so what a page holds is the answer's bytes (outside the JS heap)
- * and the entries read, not 100 parsed entries surviving every young-generation GC.
+ * A page of a cursor list, over its scanned answer: entries are located as far as they are asked
+ * for, and an entry is parsed and normalised when first read. The upstream sends 100 a page and a
+ * screen usually shows a few; parsing and normalising them all was most of the garbage a combined
+ * view made (npm run bench). A request's loaders hold its pages until it ends, so what a page
+ * holds is the answer's bytes (outside the JS heap) and the entries read, not 100 parsed entries
+ * surviving every young-generation GC.
  */
 export class CursorPage<T> {
-  private readonly items: (T | undefined)[];
+  private readonly items: (T | undefined)[] = [];
 
   constructor(
     private readonly scanned: ScannedPage,
@@ -94,16 +95,19 @@ export class CursorPage<T> {
     readonly nextCursor: string | null,
     /** Read from the `previous` link's cursor; null when this is the first page. */
     readonly previousCursor: string | null,
-  ) {
-    this.items = new Array(scanned.size);
+  ) {}
+
+  /** Whether the page has an entry at `index`; cheaper than `size` for a walk from the top. */
+  has(index: number): boolean {
+    return this.scanned.has(index);
   }
 
-  /** How many entries the page holds. */
+  /** How many entries the page holds (the whole answer is scanned). */
   get size(): number {
-    return this.items.length;
+    return this.scanned.size;
   }
 
-  /** The entry at `index` (0 ≤ index < size). */
+  /** The entry at `index` (has(index) is true). */
   at(index: number): T {
     let item = this.items[index];
     if (item === undefined) {
@@ -217,7 +221,7 @@ export function normalizeCursorPage<T>(
   answer: { chunks: readonly Buffer[] },
   item: (raw: unknown) => T,
 ): CursorPage<T> {
-  const scanned = scanPage(answer.chunks);
+  const scanned = scanPage(answer.chunks, ['next', 'previous']);
   if (!scanned.hasEntries) throw malformedUpstreamBody();
   const { next, previous } = scanned.members;
   return new CursorPage(scanned, item, cursorFromLink(next), cursorFromLink(previous));

@@ -56,8 +56,12 @@ describe('scanning a page answer', () => {
           const body = resultsFirst
             ? { results, next, previous, count: 3 }
             : { next, count: 3, previous, results };
-          const page = scanPage(chunked(spaced(body, space), cuts));
+          const page = scanPage(chunked(spaced(body, space), cuts), ['next', 'previous']);
+          // The needed members are there before any entry is asked for, wherever they were.
+          expect([page.members.next, page.members.previous]).toEqual([next, previous]);
           expect(page.hasEntries).toBe(true);
+          expect(results.length === 0 || page.has(results.length - 1)).toBe(true);
+          expect(page.has(results.length)).toBe(false);
           expect(page.size).toBe(results.length);
           expect(entriesOf(page)).toEqual(JSON.parse(JSON.stringify(results)));
           expect(page.members).toEqual({ next, previous, count: 3 });
@@ -68,17 +72,17 @@ describe('scanning a page answer', () => {
   });
 
   it('reads the reference upstream’s shape: an empty page, and entries of every kind', () => {
-    const empty = scanPage([Buffer.from(' {"next":null,"previous":null,"results":[]} \n')]);
+    const empty = scanPage([Buffer.from(' {"next":null,"previous":null,"results":[]} \n')], []);
     expect(empty.size).toBe(0);
     expect(empty.hasEntries).toBe(true);
-    const mixed = scanPage([Buffer.from('{"results":[1,-2.5e3,true,null,"x\\"]",{"a":[{}]},[]]}')]);
+    const mixed = scanPage([Buffer.from('{"results":[1,-2.5e3,true,null,"x\\"]",{"a":[{}]},[]]}')], []);
     expect(entriesOf(mixed)).toEqual([1, -2500, true, null, 'x"]', { a: [{}] }, []]);
   });
 
   it('says so when `results` is missing or not an array', () => {
-    expect(scanPage([Buffer.from('{"next":null}')]).hasEntries).toBe(false);
-    expect(scanPage([Buffer.from('{}')]).hasEntries).toBe(false);
-    const notArray = scanPage([Buffer.from('{"results":{"0":1}}')]);
+    expect(scanPage([Buffer.from('{"next":null}')], []).hasEntries).toBe(false);
+    expect(scanPage([Buffer.from('{}')], []).hasEntries).toBe(false);
+    const notArray = scanPage([Buffer.from('{"results":{"0":1}}')], []);
     expect(notArray.hasEntries).toBe(false);
     expect(notArray.members.results).toEqual({ '0': 1 });
   });
@@ -104,14 +108,37 @@ describe('scanning a page answer', () => {
       '{"next": nul, "results": []}',
       '{"next": "a" "results": []}',
       '{"next" "a", "results": []}',
+      // Two `results`: which one is meant is a guess.
+      '{"results": [], "results": []}',
+      '{"results": null, "results": [1]}',
     ];
     for (const body of refused) {
-      expect([body, codeOf(() => scanPage([Buffer.from(body)]))]).toEqual([body, 'UPSTREAM_UNAVAILABLE']);
+      expect([body, codeOf(() => scanPage([Buffer.from(body)], []).size)]).toEqual([
+        body,
+        'UPSTREAM_UNAVAILABLE',
+      ]);
     }
   });
 
+  it('locates entries only as far as they are asked for, and a failed scan stays failed', () => {
+    const page = scanPage(
+      [Buffer.from('{"next": null, "results": [{"id": "1"}, {"id": "2"} {"id": "3"}]}')],
+      ['next'],
+    );
+    expect(page.members.next).toBeNull();
+    expect(page.has(0)).toBe(true);
+    expect(page.entry(0)).toEqual({ id: '1' });
+    expect(codeOf(() => page.has(1))).toBe('UPSTREAM_UNAVAILABLE');
+    expect(codeOf(() => page.size)).toBe('UPSTREAM_UNAVAILABLE');
+    expect(codeOf(() => page.has(5))).toBe('UPSTREAM_UNAVAILABLE');
+    // A needed member after `results` makes the whole answer scanned at once.
+    const late = '{"results": [{"id": "1"}], "next": null} trailing';
+    expect(codeOf(() => scanPage([Buffer.from(late)], []))).toBeNull();
+    expect(codeOf(() => scanPage([Buffer.from(late)], ['next']))).toBe('UPSTREAM_UNAVAILABLE');
+  });
+
   it('checks an entry’s own syntax when it is read: the others still read', () => {
-    const page = scanPage([Buffer.from('{"results": [{"id": "1"}, {"id": tru}, {"id": "3"}]}')]);
+    const page = scanPage([Buffer.from('{"results": [{"id": "1"}, {"id": tru}, {"id": "3"}]}')], []);
     expect(page.size).toBe(3);
     expect(page.entry(0)).toEqual({ id: '1' });
     expect(codeOf(() => page.entry(1))).toBe('UPSTREAM_UNAVAILABLE');
