@@ -117,7 +117,7 @@ describe('per-request loading', () => {
     expect(lastStart).toBeLessThan(firstEnd);
   });
 
-  it('reads an activity page once even when a field asks for it again after its entries were released', async () => {
+  it('reads an activity page once even when a field asks for it again in a later turn', async () => {
     const alone = await h.gql(
       '{ project(projectId: "1") { activityLog(first: 30) { edges { node { id } } } } }',
     );
@@ -126,8 +126,8 @@ describe('per-request loading', () => {
     );
     expect(expected).toHaveLength(30);
     h.upstream.clearRequests();
-    // The page's parsed entries are let go after the turn it arrived in (CursorPage); the config
-    // is answered later, so the nested list reads the same page again from its kept text.
+    // The config is answered later, so the nested list reads the same page again: the entries
+    // the first field did not reach are located and parsed then, from the page's kept bytes.
     h.upstream.faults.add({ path: `/${RETRIEVE.source}/`, action: { kind: 'delay', ms: 150 } });
     const { body } = await h.gql(`{ project(projectId: "1") {
       activityLog(first: 1) { edges { node { id } } }
