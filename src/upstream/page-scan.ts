@@ -45,8 +45,11 @@ export function scanPage(chunks: readonly Buffer[], needed: readonly string[]): 
 
 /** A page answer as scanned so far: its members parsed, its entries located as far as read. */
 export class ScannedPage {
-  /** The object's members other than `results`, parsed as they are reached. */
-  readonly members: Record<string, unknown> = {};
+  /**
+   * The object's members other than `results`, parsed as they are reached. Prototype-less, so a
+   * member named `__proto__` is a member, as JSON.parse makes it, not this object's prototype.
+   */
+  readonly members: Record<string, unknown> = Object.create(null);
   /** Entry i is bytes [bounds[2i], bounds[2i + 1]). */
   private readonly bounds: number[] = [];
   private pos = 0;

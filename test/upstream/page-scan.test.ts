@@ -79,6 +79,12 @@ describe('scanning a page answer', () => {
     expect(entriesOf(mixed)).toEqual([1, -2500, true, null, 'x"]', { a: [{}] }, []]);
   });
 
+  it('reads a member named __proto__ as a member, as JSON.parse does', () => {
+    const page = scanPage([Buffer.from('{"__proto__": {"next": "elsewhere"}, "results": []}')], ['next']);
+    expect(page.members.next).toBeUndefined();
+    expect(Object.entries(page.members)).toEqual([['__proto__', { next: 'elsewhere' }]]);
+  });
+
   it('says so when `results` is missing or not an array', () => {
     expect(scanPage([Buffer.from('{"next":null}')], []).hasEntries).toBe(false);
     expect(scanPage([Buffer.from('{}')], []).hasEntries).toBe(false);
