@@ -7,7 +7,7 @@ import { malformedUpstreamBody } from './errors.ts';
  * soon as its Content-Length, or its running count without one, says so. The chunks are undici's
  * views of the socket's read buffers (node trims each to what was read), so collecting them
  * copies nothing, where undici's `body.bytes()` copies every answer into a new buffer only for it
- * to be decoded once and, unless it is a cursor page (CursorPage), dropped.
+ * to be decoded once and dropped (a cursor page is not even decoded whole: page-scan.ts).
  */
 export function readChunks(
   body: Dispatcher.ResponseData['body'],
