@@ -81,7 +81,7 @@ export const CURRENT_PROJECT = '@current';
 
 export function createLoaders(upstream: CallerUpstream) {
   type Query = Record<string, string | number | undefined>;
-  /** The whole answer of a GET: its body (unless `parseAnswer` is false), content type and bytes. */
+  /** The whole answer of a GET: its body (unless `parseAnswer` is false), content type and chunks. */
   const answerOf = (path: string, query?: Query, parseAnswer = true) =>
     upstream.request({ method: 'GET', path, query, parseAnswer });
   const get = async (path: string, query?: Query) => (await answerOf(path, query)).body;
