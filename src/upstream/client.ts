@@ -1,5 +1,6 @@
 // The only code that speaks HTTP to the REST upstream. One keep-alive undici Pool per upstream
-// origin, bounded in connections (requests beyond them wait in its queue). Every request:
+// origin, bounded in connections; calls beyond them wait, the oldest operation's first
+// (oldest-first.ts). Every request:
 // - carries the caller's Authorization header exactly as received, to the configured origin only;
 // - runs under the GraphQL request's one abort signal, which fires at its deadline or when its
 //   client goes away: after that no call, retry or wait starts, and calls in flight are cut;
@@ -22,6 +23,7 @@ import {
   upstreamStatusError,
   upstreamTimeout,
 } from './errors.ts';
+import { OldestFirstGate } from './oldest-first.ts';
 
 export type UpstreamMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -221,6 +223,10 @@ class AttemptFailure {
 
 export class UpstreamClient {
   private readonly pool: Pool;
+  /** Who gets a free connection: the oldest operation waiting (oldest-first.ts). */
+  private readonly gate: OldestFirstGate;
+  /** Callers bound so far: each caller's place in line for connections. */
+  private callersBound = 0;
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.pool = new Pool(options.origin, {
@@ -230,13 +236,16 @@ export class UpstreamClient {
       bodyTimeout: options.bodyTimeoutMs,
       keepAliveTimeout: 10_000,
     });
+    this.gate = new OldestFirstGate(options.maxConnections);
   }
 
+  /** Calls for one round of a GraphQL request's work; its calls go before those of later ones. */
   forCaller(caller: CallerOptions): CallerUpstream {
-    return { request: (call) => this.request(call, caller) };
+    const order = this.callersBound++;
+    return { request: (call) => this.request(call, caller, order) };
   }
 
-  async request(call: UpstreamCall, caller: CallerOptions): Promise<UpstreamResponse> {
+  private async request(call: UpstreamCall, caller: CallerOptions, order: number): Promise<UpstreamResponse> {
     if (!caller.authorization) throw missingAuthorization();
     const before = stopped(caller);
     if (before) throw before;
@@ -253,12 +262,20 @@ export class UpstreamClient {
         // A wait ends early when the request is aborted; what was learnt before it stands.
         if (stopped(caller)) break;
       }
-      const outcome = await this.attempt(call, caller, attempt + 1);
+      const slot = this.gate.enter(order, caller.signal);
+      // Aborted while waiting for a connection: nothing was sent.
+      if (slot !== true && !(await slot)) break;
+      let outcome: UpstreamResponse | AttemptFailure;
+      try {
+        outcome = await this.attempt(call, caller, attempt + 1);
+      } finally {
+        this.gate.leave();
+      }
       if (!(outcome instanceof AttemptFailure)) return outcome;
       last = outcome;
       if (!outcome.retryable) break;
     }
-    throw last!.error;
+    throw last?.error ?? stopped(caller)!;
   }
 
   private async attempt(
@@ -360,7 +377,7 @@ export class UpstreamClient {
   /** The pool's sockets and queue, for metrics. */
   poolStats(): { connected: number; queued: number; running: number } {
     const { connected, queued, running } = this.pool.stats;
-    return { connected, queued, running };
+    return { connected, queued: queued + this.gate.queued, running };
   }
 
   /**

@@ -1,0 +1,98 @@
+// When every upstream connection is busy, the next free one goes to the oldest operation's
+// waiting call, not to whichever call was queued first (src/upstream/oldest-first.ts). Shown on
+// one connection, in the order the reference upstream received the calls; and a call still
+// waiting when its client goes away is never sent.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness.ts';
+import { parsePrometheus, total } from '../operations/prometheus.ts';
+
+const TOKEN = 'metrics-token-0123456789';
+const CONFIGS_OF_1 = '/api/projects/1/pipeline_destination_configs/';
+
+describe('upstream connections go to the oldest operation first', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { UPSTREAM_MAX_CONNECTIONS: '1', METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    h.reset();
+    h.upstream.faults.clear();
+  });
+
+  /** Calls waiting for a connection, as /metrics reports them. */
+  async function queued(): Promise<number> {
+    const response = await fetch(h.url.replace('/graphql', '/metrics'), {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    return total(parsePrometheus(await response.text()), 'gateway_upstream_pool_queued_requests');
+  }
+
+  /** The next GET of project 1's configs is held 1.5 s upstream, keeping the one connection busy. */
+  function holdConfigsOf1() {
+    h.upstream.faults.add({
+      path: CONFIGS_OF_1,
+      method: 'GET',
+      action: { kind: 'delay', ms: 1_500 },
+      times: 1,
+    });
+  }
+
+  async function until(what: string, condition: () => Promise<boolean> | boolean): Promise<void> {
+    for (let tries = 0; tries < 400; tries++) {
+      if (await condition()) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`never: ${what}`);
+  }
+
+  it("serves an older operation's later call before a newer operation's earlier one", async () => {
+    // Older: the configs of project 1 (held), project 2 waiting behind it, and the
+    // activity of the first config, asked for only once the configs have come back.
+    holdConfigsOf1();
+    const older = h.gql(`{
+      p1: project(projectId: "1") { destinationConfigs(first: 1) { edges { node {
+        activity(first: 1) { edges { node { activity } } } } } } }
+      p2: project(projectId: "2") { name }
+    }`);
+    await until('the configs call is upstream', () => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1);
+    // Newer: one call, queued behind project 2 while the configs are held.
+    const newer = h.gql('{ project(projectId: "1") { name } }');
+    await until('both waiting calls are queued', async () => (await queued()) === 2);
+
+    const [olderAnswer, newerAnswer] = await Promise.all([older, newer]);
+    expect(olderAnswer.body.errors).toBeUndefined();
+    expect(newerAnswer.body.errors).toBeUndefined();
+    // First come, first served would send the newer operation's call third, before the activity.
+    expect(h.upstreamCalls().map((c) => c.path)).toEqual([
+      CONFIGS_OF_1,
+      '/api/projects/2/',
+      '/api/projects/1/activity_log/',
+      '/api/projects/1/',
+    ]);
+    expect(await queued()).toBe(0);
+  });
+
+  it('never sends a call whose client went away while it waited', async () => {
+    holdConfigsOf1();
+    const holding = h.gql(`{ project(projectId: "1") { destinationConfigs(first: 1) { totalCount } } }`);
+    await until('the configs call is upstream', () => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1);
+    const leaving = new AbortController();
+    const gone = fetch(h.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer phx_full' },
+      body: JSON.stringify({ query: '{ project(projectId: "2") { name } }' }),
+      signal: leaving.signal,
+    }).catch((error: Error) => error.name);
+    await until('the second call is queued', async () => (await queued()) === 1);
+    leaving.abort();
+    expect(await gone).toBe('AbortError');
+    await until('the abandoned call left the queue', async () => (await queued()) === 0);
+
+    expect((await holding).body.errors).toBeUndefined();
+    // The connection is free again, and the abandoned call was never sent.
+    const after = await h.gql('{ project(projectId: "2") { name } }');
+    expect(after.body.errors).toBeUndefined();
+    expect(h.upstreamCalls().map((c) => c.path)).toEqual([CONFIGS_OF_1, '/api/projects/2/']);
+  });
+});
