@@ -263,8 +263,14 @@ export class UpstreamClient {
         if (stopped(caller)) break;
       }
       const slot = this.gate.enter(order, caller.signal);
-      // Aborted while waiting for a connection: nothing was sent.
-      if (slot !== true && !(await slot)) break;
+      if (slot !== true) {
+        // Aborted while waiting for a connection, or past the deadline once one came: not sent.
+        if (!(await slot)) break;
+        if (stopped(caller)) {
+          this.gate.leave();
+          break;
+        }
+      }
       let outcome: UpstreamResponse | AttemptFailure;
       try {
         outcome = await this.attempt(call, caller, attempt + 1);

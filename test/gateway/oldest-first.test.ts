@@ -1,13 +1,26 @@
 // When every upstream connection is busy, the next free one goes to the oldest operation's
 // waiting call, not to whichever call was queued first (src/upstream/oldest-first.ts). Shown on
 // one connection, in the order the reference upstream received the calls; and a call still
-// waiting when its client goes away is never sent.
+// waiting when its client goes away, or granted a connection after its deadline, is never sent.
+import type { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createUpstreamClient } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { RequestSignal } from '../../src/upstream/client.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { parsePrometheus, total } from '../operations/prometheus.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 const CONFIGS_OF_1 = '/api/projects/1/pipeline_destination_configs/';
+
+/** Polls until `condition` holds (no timing assert: a condition that never comes fails). */
+async function until(what: string, condition: () => Promise<boolean> | boolean): Promise<void> {
+  for (let tries = 0; tries < 400; tries++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`never: ${what}`);
+}
 
 describe('upstream connections go to the oldest operation first', () => {
   let h: Harness;
@@ -36,14 +49,6 @@ describe('upstream connections go to the oldest operation first', () => {
       action: { kind: 'delay', ms: 1_500 },
       times: 1,
     });
-  }
-
-  async function until(what: string, condition: () => Promise<boolean> | boolean): Promise<void> {
-    for (let tries = 0; tries < 400; tries++) {
-      if (await condition()) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`never: ${what}`);
   }
 
   it("serves an older operation's later call before a newer operation's earlier one", async () => {
@@ -94,5 +99,45 @@ describe('upstream connections go to the oldest operation first', () => {
     const after = await h.gql('{ project(projectId: "2") { name } }');
     expect(after.body.errors).toBeUndefined();
     expect(h.upstreamCalls().map((c) => c.path)).toEqual([CONFIGS_OF_1, '/api/projects/2/']);
+  });
+});
+
+describe('a call still waiting for a connection at its deadline', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  // A GraphQL request's signal aborts at its deadline, which ends its wait (as a client going
+  // away does, above). A caller whose signal does not (a subscription's poll) must not send a
+  // call it was granted after its deadline.
+  it('is not sent once a connection comes, and fails UPSTREAM_TIMEOUT', async () => {
+    const client = createUpstreamClient(
+      loadConfig({ UPSTREAM_URL: h.upstream.url, UPSTREAM_MAX_CONNECTIONS: '1' }),
+      h.upstream.url,
+    );
+    const caller = (deadlineMs: number) =>
+      client.forCaller({
+        authorization: 'Bearer phx_full',
+        signal: new RequestSignal(),
+        deadline: Date.now() + deadlineMs,
+      });
+    h.upstream.faults.add({
+      path: CONFIGS_OF_1,
+      method: 'GET',
+      action: { kind: 'delay', ms: 600 },
+      times: 1,
+    });
+    const holding = caller(10_000).request({ method: 'GET', path: CONFIGS_OF_1 });
+    await until('the configs call is upstream', () => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1);
+    const late = caller(100)
+      .request({ method: 'GET', path: '/api/projects/2/' })
+      .catch((error: GraphQLError) => error.extensions.code);
+
+    expect(await late).toBe('UPSTREAM_TIMEOUT');
+    expect((await holding).status).toBe(200);
+    expect(h.upstreamCalls({ path: '/api/projects/2/' })).toEqual([]);
+    await client.close();
   });
 });
