@@ -12,7 +12,8 @@
 //
 // No operation waits for ever: orders only grow, every operation makes a bounded number of
 // calls (the upstream-call budget), and a wait ends when its request's signal aborts (deadline
-// or client gone).
+// or client gone). A caller whose signal does not abort at its deadline (a subscription's poll)
+// may still be granted a slot late; UpstreamClient then gives it back unsent.
 import type { EventEmitter } from 'node:events';
 
 /** The GraphQL request's signal, as the gate needs it (RequestSignal). */
