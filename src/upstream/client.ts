@@ -1,6 +1,6 @@
 // The only code that speaks HTTP to the REST upstream. One keep-alive undici Pool per upstream
-// origin, bounded in connections; calls beyond them wait, the oldest operation's first
-// (oldest-first.ts). Every request:
+// origin (undici-pool.ts), bounded in connections; calls beyond them wait, the oldest operation's
+// first (oldest-first.ts). Every request:
 // - carries the caller's Authorization header exactly as received, to the configured origin only;
 // - runs under the GraphQL request's one abort signal, which fires at its deadline or when its
 //   client goes away: after that no call, retry or wait starts, and calls in flight are cut;
@@ -11,7 +11,6 @@
 //   upstream, the error says its outcome is unknown.
 import { EventEmitter } from 'node:events';
 import type { GraphQLError } from 'graphql';
-import { Pool } from 'undici';
 import { decodeUtf8, readChunks } from './answer-body.ts';
 import {
   isRetryableTransportError,
@@ -24,6 +23,7 @@ import {
   upstreamTimeout,
 } from './errors.ts';
 import { OldestFirstGate } from './oldest-first.ts';
+import { Pool, requestOn } from './undici-pool.ts';
 
 export type UpstreamMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -310,7 +310,7 @@ export class UpstreamClient {
     let status: number | null = null;
     let errorCode: string | null = null;
     try {
-      const response = await this.pool.request({
+      const response = await requestOn(this.pool, {
         path: `${call.path}${queryString(call.query)}`,
         method: call.method,
         headers,
@@ -392,7 +392,7 @@ export class UpstreamClient {
    */
   async probe(timeoutMs: number): Promise<{ ok: boolean; reason: string }> {
     try {
-      const response = await this.pool.request({
+      const response = await requestOn(this.pool, {
         path: '/api/projects/',
         method: 'GET',
         headers: { accept: 'application/json', 'user-agent': USER_AGENT },
