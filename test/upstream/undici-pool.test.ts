@@ -2,7 +2,7 @@
 // EventSource, the cache and mock agents): that saves 2.0 MB of heap at rest, which V8 multiplies
 // under load (src/upstream/undici-pool.ts). Checked in a gateway process that answered a query
 // through the upstream, so undici's lazily loaded parts (the HTTP parser) are in too.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,14 +10,19 @@ import { type ReferenceUpstream, startReferenceUpstream } from '../../src/refere
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let upstream: ReferenceUpstream;
+let child: ChildProcess | undefined;
 
 beforeAll(async () => {
   upstream = await startReferenceUpstream({ port: 0 });
 });
-afterAll(() => upstream.close());
+afterAll(() => {
+  // A test that failed before its SIGTERM leaves no gateway behind.
+  if (child?.exitCode === null) child.kill('SIGKILL');
+  return upstream.close();
+});
 
 it('answers through undici without loading its index', async () => {
-  const child = spawn(
+  const gateway = spawn(
     process.execPath,
     ['--import', 'tsx', '--import', './test/upstream/report-undici-files.mjs', 'src/main.ts'],
     {
@@ -32,21 +37,22 @@ it('answers through undici without loading its index', async () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  child = gateway;
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => {
+  gateway.stdout.on('data', (chunk) => {
     stdout += chunk;
   });
-  child.stderr.on('data', (chunk) => {
+  gateway.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const exited = once(child, 'exit');
+  const exited = once(gateway, 'exit');
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
+    gateway.stdout.on('data', () => {
       const match = /GraphiQL at (http:\/\/localhost:\d+\/graphql)/.exec(stdout);
       if (match) resolve(match[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    gateway.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
 
   upstream.requests.length = 0;
@@ -58,7 +64,7 @@ it('answers through undici without loading its index', async () => {
   expect(await response.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
   expect(upstream.requests.map((r) => r.path)).toEqual(['/api/projects/1/']);
 
-  child.kill('SIGTERM');
+  gateway.kill('SIGTERM');
   await exited;
   const files = JSON.parse(/undici files: (.*)/.exec(stderr)![1]!) as string[];
   expect(files).toContain('lib/dispatcher/pool.js');
