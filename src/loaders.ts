@@ -45,6 +45,12 @@ export interface ActivityPageKey {
   filters: ActivityFilters;
 }
 
+/** Where a config a list answer carried is: its page and its index there. */
+interface ListedConfig {
+  page: OffsetPage<ConfigRecord>;
+  index: number;
+}
+
 export interface FrontendRecord {
   contentType: string;
   config: ConfigRecord | null;
@@ -112,8 +118,22 @@ export function createLoaders(upstream: CallerUpstream) {
       ),
   );
 
-  /** Configs this request has seen in list answers, by configKey. */
-  const listed = new Map<string, ConfigRecord>();
+  /**
+   * Configs this request has seen in list answers, by configKey: where each is in its page. A
+   * list page parses a config when it is read (types.ts), and a cross-link reads a few of 100.
+   */
+  const listed = new Map<string, ListedConfig>();
+  /**
+   * A listed config, parsed now. undefined when the upstream malformed that entry: the config is
+   * then retrieved, as all were when a malformed list failed whole.
+   */
+  const readListed = ({ page, index }: ListedConfig): ConfigRecord | undefined => {
+    try {
+      return page.at(index);
+    } catch {
+      return undefined;
+    }
+  };
   /** List pages in flight, per project: a by-id read waits for them before retrieving. */
   const pendingLists = new Map<string, Set<Promise<unknown>>>();
 
@@ -132,13 +152,14 @@ export function createLoaders(upstream: CallerUpstream) {
             await Promise.allSettled([...projects].flatMap((p) => [...(pendingLists.get(p) ?? [])]));
           }
           return Promise.all(
-            keys.map(
-              (key) =>
-                listed.get(configKey(key)) ??
-                retrieveConfig()
-                  .load(key)
-                  .catch((error: Error) => error),
-            ),
+            keys.map((key) => {
+              const where = listed.get(configKey(key));
+              const record = where === undefined ? undefined : readListed(where);
+              if (record !== undefined) return record;
+              return retrieveConfig()
+                .load(key)
+                .catch((error: Error) => error);
+            }),
           );
         },
         { cacheKeyFn: configKey },
@@ -164,13 +185,19 @@ export function createLoaders(upstream: CallerUpstream) {
     () =>
       new DataLoader<PageKey & { projectId: string }, OffsetPage<ConfigRecord>, string>(
         eachKey(async ({ projectId, limit, offset }) => {
-          const body = await get(PATHS.configs(projectId), { limit, offset });
-          const page = normalizeOffsetPage(body, (raw) => normalizeConfig(raw, projectId, 'list'));
-          for (const record of page.results) {
-            learnProject(record);
-            const key = configKey({ projectId, id: record.databaseId });
-            if (!listed.has(key)) listed.set(key, record);
+          const answer = await answerOf(PATHS.configs(projectId), { limit, offset }, false);
+          const page = normalizeOffsetPage(answer, (raw) =>
+            learnProject(normalizeConfig(raw, projectId, 'list')),
+          );
+          for (let index = 0; page.has(index); index++) {
+            const id = page.member(index, 'id');
+            // An entry with no integer id is found by no id: read by id, it is retrieved alone.
+            if (typeof id !== 'number' || !Number.isInteger(id)) continue;
+            const key = configKey({ projectId, id });
+            if (!listed.has(key)) listed.set(key, { page, index });
           }
+          // What `@current` stands for, from the first config's team, as a list answer tells it.
+          if (projectId === CURRENT_PROJECT && page.has(0)) readListed({ page, index: 0 });
           return page;
         }),
         { batch: false, cacheKeyFn: jsonKey },
@@ -262,10 +289,13 @@ export function createLoaders(upstream: CallerUpstream) {
     () =>
       new DataLoader<PageKey, OffsetPage<ProjectRecord>, string>(
         eachKey(async ({ limit, offset }) => {
-          const page = normalizeOffsetPage(await get(PATHS.projects(), { limit, offset }), (raw) =>
-            normalizeProject(raw),
-          );
-          for (const record of page.results) project().prime(record.projectId, record);
+          const answer = await answerOf(PATHS.projects(), { limit, offset }, false);
+          const page = normalizeOffsetPage(answer, (raw) => normalizeProject(raw));
+          // A page of projects is short, and each primes the by-id loader: read them all.
+          for (let index = 0; page.has(index); index++) {
+            const record = page.at(index);
+            project().prime(record.projectId, record);
+          }
           return page;
         }),
         { batch: false, cacheKeyFn: jsonKey },

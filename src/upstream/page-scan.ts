@@ -3,7 +3,8 @@
 // entries a page and a screen reads a few: JSON.parse of a whole 63 KB page took 280 µs and made
 // every entry's objects only for most to be dropped; finding where all entries start and end took
 // 80 µs and still 5 % of a combined view's CPU (npm run bench, --cpu-prof), for the five a field
-// reads.
+// reads. A list of 100 configs read for an activity page's cross-link is indexed by each entry's
+// `id` member alone, and only the configs the page names are parsed.
 //
 // What is checked, and when. At once: the members before `results` are JSON (they are parsed)
 // and `results`, if any, opens an array. As far as entries are asked for: each is one balanced
@@ -85,6 +86,50 @@ export class ScannedPage {
   /** Entry `index` (has(index) is true), parsed now; malformed JSON is UPSTREAM_UNAVAILABLE. */
   entry(index: number): unknown {
     return parseJson(this.bytes.toString('utf8', this.bounds[2 * index], this.bounds[2 * index + 1]));
+  }
+
+  /**
+   * Member `name` of entry `index` (has(index) is true), parsed, without parsing the rest of the
+   * entry: a config's id, to index a list page by. undefined when the entry is not an object, has
+   * no such member or it is not JSON; the last one when named twice, as JSON.parse keeps. A name
+   * written with escapes (`"\u0069d"`) is not matched: such an entry is then found by no name.
+   */
+  member(index: number, name: string): unknown {
+    const bytes = this.bytes;
+    const start = this.bounds[2 * index]!;
+    const end = this.bounds[2 * index + 1]! - 1; // the entry's closing brace, if it is an object
+    if (bytes[start] !== OPEN_BRACE) return undefined;
+    let found: [number, number] | undefined;
+    let valueStart = -1;
+    let depth = 0;
+    let atKey = true;
+    for (let i = start + 1; i < end; i++) {
+      const c = bytes[i];
+      if (c === QUOTE) {
+        const from = i + 1;
+        for (i++; i < end && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+        if (depth === 0 && atKey) {
+          atKey = false;
+          if (i - from === name.length && spells(bytes, from, name)) valueStart = i + 1;
+        }
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+      else if (c === COMMA && depth === 0) {
+        if (valueStart >= 0) found = [valueStart, i];
+        valueStart = -1;
+        atKey = true;
+      }
+    }
+    if (valueStart >= 0) found = [valueStart, end];
+    if (found === undefined) return undefined;
+    // What lies between the name's closing quote and the separator: a colon, then the value.
+    const text = bytes.toString('utf8', found[0], found[1]).trimStart();
+    if (text[0] !== ':') return undefined;
+    try {
+      return JSON.parse(text.slice(1));
+    } catch {
+      return undefined;
+    }
   }
 
   /** Members from `pos` (past `{` or a `,`) up to `results`' array, or the object's end. */
@@ -225,6 +270,12 @@ export class ScannedPage {
     this.state = 'failed';
     throw malformedUpstreamBody();
   }
+}
+
+/** Whether the bytes at `from` are `name`'s (an ASCII name). */
+function spells(bytes: Buffer, from: number, name: string): boolean {
+  for (let k = 0; k < name.length; k++) if (bytes[from + k] !== name.charCodeAt(k)) return false;
+  return true;
 }
 
 function parseJson(text: string): unknown {

@@ -70,31 +70,21 @@ export interface ActivityEntryRecord {
   createdAt: string;
 }
 
-export interface OffsetPage<T> {
-  count: number;
-  results: T[];
-  /** Read from the `next` link's offset; null when there is no next page. */
-  nextOffset: number | null;
-}
-
 /**
- * A page of a cursor list, over its scanned answer: entries are located as far as they are asked
- * for, and an entry is parsed and normalised when first read. The upstream sends 100 a page and a
- * screen usually shows a few; parsing and normalising them all was most of the garbage a combined
- * view made (npm run bench). A request's loaders hold its pages until it ends, so what a page
- * holds is the answer's bytes (outside the JS heap) and the entries read, not 100 parsed entries
- * surviving every young-generation GC.
+ * A page answer's entries over its scanned bytes (page-scan.ts): located as far as they are asked
+ * for, parsed and normalised when first read. The upstream sends up to 100 a page; a screen
+ * usually shows a few, and a cross-link reads the few configs it names from a list page. Parsing
+ * and normalising them all was most of the garbage a combined view and an activity page made
+ * (npm run bench). A request's loaders hold its pages until it ends, so what a page holds is the
+ * answer's bytes (outside the JS heap) and the entries read, not every parsed entry surviving
+ * each young-generation GC.
  */
-export class CursorPage<T> {
+class PageEntries<T> {
   private readonly items: (T | undefined)[] = [];
 
   constructor(
-    private readonly scanned: ScannedPage,
+    protected readonly scanned: ScannedPage,
     private readonly normalize: (raw: unknown) => T,
-    /** Read from the `next` link's cursor; null when there is no next page. */
-    readonly nextCursor: string | null,
-    /** Read from the `previous` link's cursor; null when this is the first page. */
-    readonly previousCursor: string | null,
   ) {}
 
   /** Whether the page has an entry at `index`; cheaper than `size` for a walk from the top. */
@@ -115,6 +105,39 @@ export class CursorPage<T> {
       this.items[index] = item;
     }
     return item;
+  }
+
+  /** Member `name` of the entry at `index` as the upstream sent it, the entry left unparsed. */
+  member(index: number, name: string): unknown {
+    return this.scanned.member(index, name);
+  }
+}
+
+/** A page of a cursor list (the activity log). */
+export class CursorPage<T> extends PageEntries<T> {
+  constructor(
+    scanned: ScannedPage,
+    normalize: (raw: unknown) => T,
+    /** Read from the `next` link's cursor; null when there is no next page. */
+    readonly nextCursor: string | null,
+    /** Read from the `previous` link's cursor; null when this is the first page. */
+    readonly previousCursor: string | null,
+  ) {
+    super(scanned, normalize);
+  }
+}
+
+/** A page of a limit/offset list (configs, projects). */
+export class OffsetPage<T> extends PageEntries<T> {
+  constructor(
+    scanned: ScannedPage,
+    normalize: (raw: unknown) => T,
+    /** How many the whole list holds: the upstream's `count`, else this page's size. */
+    readonly count: number,
+    /** Read from the `next` link's offset; null when there is no next page. */
+    readonly nextOffset: number | null,
+  ) {
+    super(scanned, normalize);
   }
 }
 
@@ -206,23 +229,29 @@ export function normalizeProject(raw: unknown, projectId?: string): ProjectRecor
   return { __typename: 'Project', projectId: projectId ?? id, id, name: str(w.name) };
 }
 
-export function normalizeOffsetPage<T>(raw: unknown, item: (raw: unknown) => T): OffsetPage<T> {
-  const w = asObject(raw);
-  if (!Array.isArray(w.results)) throw malformedUpstreamBody();
-  return {
-    count: int(w.count) ?? w.results.length,
-    results: w.results.map(item),
-    nextOffset: offsetFromLink(w.next)?.offset ?? null,
-  };
+/** A page answer read with `parseAnswer: false`, scanned; one with no `results` array is malformed. */
+function scanAnswer(answer: { chunks: readonly Buffer[] }, needed: readonly string[]): ScannedPage {
+  const scanned = scanPage(answer.chunks, needed);
+  if (!scanned.hasEntries) throw malformedUpstreamBody();
+  return scanned;
 }
 
-/** A cursor page from its answer's bytes (read with `parseAnswer: false`). */
+/** An offset page from its answer's bytes. */
+export function normalizeOffsetPage<T>(
+  answer: { chunks: readonly Buffer[] },
+  item: (raw: unknown) => T,
+): OffsetPage<T> {
+  const scanned = scanAnswer(answer, ['count', 'next']);
+  const { count, next } = scanned.members;
+  return new OffsetPage(scanned, item, int(count) ?? scanned.size, offsetFromLink(next)?.offset ?? null);
+}
+
+/** A cursor page from its answer's bytes. */
 export function normalizeCursorPage<T>(
   answer: { chunks: readonly Buffer[] },
   item: (raw: unknown) => T,
 ): CursorPage<T> {
-  const scanned = scanPage(answer.chunks, ['next', 'previous']);
-  if (!scanned.hasEntries) throw malformedUpstreamBody();
+  const scanned = scanAnswer(answer, ['next', 'previous']);
   const { next, previous } = scanned.members;
   return new CursorPage(scanned, item, cursorFromLink(next), cursorFromLink(previous));
 }

@@ -50,10 +50,11 @@ describe('per-request loading', () => {
     expect(h.upstreamCalls()).toHaveLength(1);
   });
 
-  it('reads 30 activity entries about 3 configs with at most 3 calls, and none for listed ones', async () => {
+  /** `count` activity entries, newest first, about the configs `ids` in turn. */
+  const pushConfigActivity = (ids: number[], count: number) => {
     const store = h.upstream.store;
-    for (let n = 0; n < 30; n++) {
-      const id = [11, 12, 13][n % 3]!;
+    for (let n = 0; n < count; n++) {
+      const id = ids[n % ids.length]!;
       store.pushActivity({
         projectId: 1,
         userId: 1,
@@ -65,6 +66,10 @@ describe('per-request loading', () => {
         createdAtMicros: store.nowMicros(),
       });
     }
+  };
+
+  it('reads 30 activity entries about 3 configs with at most 3 calls, and none for listed ones', async () => {
+    pushConfigActivity([11, 12, 13], 30);
     const query = `{ project(projectId: "1") { activityLog(first: 30) { edges { node { itemId destinationConfig { databaseId name } } } } } }`;
     const { body } = await h.gql(query);
     expect(body.errors).toBeUndefined();
@@ -95,6 +100,45 @@ describe('per-request loading', () => {
     }`);
     expect(both.body.errors).toBeUndefined();
     expect(retrieves(h.upstreamCalls())).toHaveLength(0);
+  });
+
+  it('parses from a list page only the configs a cross-link names: a malformed neighbour costs nothing', async () => {
+    // Config 14 is in the same list page, sent with a plugin id that is not an integer.
+    const { store } = h.upstream;
+    const broken = store.configs.get(14)!;
+    store.plugins.set('not an id' as unknown as number, store.plugins.get(broken.plugin)!);
+    Object.assign(broken, { plugin: 'not an id' });
+    pushConfigActivity([11, 12, 13], 30);
+    const crossLink = (first: number) =>
+      h.gql(`{ project(projectId: "1") { activityLog(first: ${first}) {
+        edges { node { itemId destinationConfig { databaseId } } } } } }`);
+    const { body } = await crossLink(30);
+    expect(body.errors).toBeUndefined();
+    // One list page, no retrieve: had the page been parsed whole, config 14 would have failed it
+    // and each of the three would have been retrieved alone.
+    expect(h.upstreamCalls().map((c) => c.path)).toEqual([
+      '/api/projects/1/activity_log/',
+      '/api/projects/1/pipeline_destination_configs/',
+    ]);
+
+    // Named itself, config 14 is retrieved (as the page failed to give it) and fails alone.
+    h.upstream.clearRequests();
+    pushConfigActivity([14], 1);
+    const withBroken = await crossLink(31);
+    const edges = withBroken.body.data.project.activityLog.edges;
+    expect(edges[0].node).toEqual({ itemId: '14', destinationConfig: null });
+    expect(
+      edges.slice(1).every((e: { node: { destinationConfig: unknown } }) => e.node.destinationConfig),
+    ).toBe(true);
+    expect(withBroken.body.errors).toEqual([
+      expect.objectContaining({
+        path: ['project', 'activityLog', 'edges', 0, 'node', 'destinationConfig'],
+        extensions: expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE' }),
+      }),
+    ]);
+    expect(retrieves(h.upstreamCalls()).map((c) => c.path)).toEqual([
+      '/api/projects/1/pipeline_destination_configs/14/',
+    ]);
   });
 
   it('serves the combined view over two projects with one call per resource, all in flight together', async () => {

@@ -71,6 +71,45 @@ describe('scanning a page answer', () => {
     );
   });
 
+  it('reads one member of an entry as JSON.parse reads it, leaving the entry unparsed', () => {
+    const key = fc.constantFrom('id', 'i', 'idx', 'di', 'ID', 'a', 'id ', ' id');
+    const entry = fc.oneof(
+      fc.dictionary(key, fc.jsonValue({ maxDepth: 3 })),
+      fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(entry, { maxLength: 8 }),
+        fc.constantFrom('', ' ', '\n  ', '\r\n'),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (results, space, cuts) => {
+          const page = scanPage(chunked(spaced({ results }, space), cuts), []);
+          const parsed = JSON.parse(JSON.stringify(results)) as unknown[];
+          expect(page.size).toBe(parsed.length);
+          parsed.forEach((value, i) => {
+            const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+            const expected = isObject ? (value as Record<string, unknown>).id : undefined;
+            expect(page.member(i, 'id')).toEqual(expected);
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads a member named twice as its last, and what it cannot read as absent', () => {
+    const page = scanPage(
+      [Buffer.from('{"results": [{"id": 1, "id": 2}, {"\\u0069d": 3}, {"id": tru}, {"a": {"id": 4}}]}')],
+      [],
+    );
+    expect(page.size).toBe(4);
+    expect([0, 1, 2, 3].map((i) => page.member(i, 'id'))).toEqual([2, undefined, undefined, undefined]);
+    // A bad member does not fail the page: the entry still fails, and alone, when it is read.
+    expect(page.entry(3)).toEqual({ a: { id: 4 } });
+    expect(codeOf(() => page.entry(2))).toBe('UPSTREAM_UNAVAILABLE');
+  });
+
   it('reads the reference upstream’s shape: an empty page, and entries of every kind', () => {
     const empty = scanPage([Buffer.from(' {"next":null,"previous":null,"results":[]} \n')], []);
     expect(empty.size).toBe(0);
