@@ -3,6 +3,7 @@
 // within a request, and list answers prime the by-id loader so a config listed once is not
 // fetched again (fields a list answer does not carry are fetched through `retrieveConfig`).
 import DataLoader from 'dataloader';
+import { configKey, ListedConfigs } from './listed-configs.ts';
 import type { CallerUpstream } from './upstream/client.ts';
 import { PATHS } from './upstream/paths.ts';
 import {
@@ -45,12 +46,6 @@ export interface ActivityPageKey {
   filters: ActivityFilters;
 }
 
-/** Where a config a list answer carried is: its page and its index there. */
-interface ListedConfig {
-  page: OffsetPage<ConfigRecord>;
-  index: number;
-}
-
 export interface FrontendRecord {
   contentType: string;
   config: ConfigRecord | null;
@@ -63,7 +58,6 @@ export interface ImportantChangesRecord {
 }
 
 const jsonKey = (key: unknown) => JSON.stringify(key);
-const configKey = (key: ConfigKey) => `${key.projectId}/${key.id}`;
 
 /**
  * A batch function for an upstream with no batch endpoints: one request per key. Loaders built
@@ -105,6 +99,15 @@ export function createLoaders(upstream: CallerUpstream) {
     return record;
   };
 
+  /** What `@current` stands for, from the team of a list page's first config. */
+  const learnProjectFrom = (page: OffsetPage<ConfigRecord>) => {
+    try {
+      if (page.has(0)) page.at(0); // normalising it learns the project
+    } catch {
+      // A malformed first entry tells nothing here; it fails, alone, where a field reads it.
+    }
+  };
+
   /** Always a GET of the config itself: the one answer that carries every field. */
   const retrieveConfig = lazy(
     () =>
@@ -118,22 +121,8 @@ export function createLoaders(upstream: CallerUpstream) {
       ),
   );
 
-  /**
-   * Configs this request has seen in list answers, by configKey: where each is in its page. A
-   * list page parses a config when it is read (types.ts), and a cross-link reads a few of 100.
-   */
-  const listed = new Map<string, ListedConfig>();
-  /**
-   * A listed config, parsed now. undefined when the upstream malformed that entry: the config is
-   * then retrieved, as all were when a malformed list failed whole.
-   */
-  const readListed = ({ page, index }: ListedConfig): ConfigRecord | undefined => {
-    try {
-      return page.at(index);
-    } catch {
-      return undefined;
-    }
-  };
+  /** Configs this request has seen in list answers. */
+  const listed = new ListedConfigs();
   /** List pages in flight, per project: a by-id read waits for them before retrieving. */
   const pendingLists = new Map<string, Set<Promise<unknown>>>();
 
@@ -153,8 +142,7 @@ export function createLoaders(upstream: CallerUpstream) {
           }
           return Promise.all(
             keys.map((key) => {
-              const where = listed.get(configKey(key));
-              const record = where === undefined ? undefined : readListed(where);
+              const record = listed.get(configKey(key));
               if (record !== undefined) return record;
               return retrieveConfig()
                 .load(key)
@@ -176,7 +164,7 @@ export function createLoaders(upstream: CallerUpstream) {
 
   /** After a delete, or before a re-read: nothing this request held about the config stands. */
   const forgetConfig = (key: ConfigKey) => {
-    listed.delete(configKey(key));
+    listed.forget(configKey(key));
     retrieveConfig().clear(key);
     config().clear(key);
   };
@@ -189,15 +177,8 @@ export function createLoaders(upstream: CallerUpstream) {
           const page = normalizeOffsetPage(answer, (raw) =>
             learnProject(normalizeConfig(raw, projectId, 'list')),
           );
-          for (let index = 0; page.has(index); index++) {
-            const id = page.member(index, 'id');
-            // An entry with no integer id is found by no id: read by id, it is retrieved alone.
-            if (typeof id !== 'number' || !Number.isInteger(id)) continue;
-            const key = configKey({ projectId, id });
-            if (!listed.has(key)) listed.set(key, { page, index });
-          }
-          // What `@current` stands for, from the first config's team, as a list answer tells it.
-          if (projectId === CURRENT_PROJECT && page.has(0)) readListed({ page, index: 0 });
+          listed.add(projectId, page);
+          if (projectId === CURRENT_PROJECT) learnProjectFrom(page);
           return page;
         }),
         { batch: false, cacheKeyFn: jsonKey },
@@ -292,10 +273,7 @@ export function createLoaders(upstream: CallerUpstream) {
           const answer = await answerOf(PATHS.projects(), { limit, offset }, false);
           const page = normalizeOffsetPage(answer, (raw) => normalizeProject(raw));
           // A page of projects is short, and each primes the by-id loader: read them all.
-          for (let index = 0; page.has(index); index++) {
-            const record = page.at(index);
-            project().prime(record.projectId, record);
-          }
+          for (const record of page.head(limit)) project().prime(record.projectId, record);
           return page;
         }),
         { batch: false, cacheKeyFn: jsonKey },

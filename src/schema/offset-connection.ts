@@ -41,9 +41,7 @@ export async function offsetConnection<T>(
   }
   const size = Math.max(0, end - start);
   page ??= await fetchPage(Math.max(1, size), start);
-  // The entries the window shows, parsed as read: an upstream sending more than asked costs nothing.
-  const results: T[] = [];
-  for (let i = 0; i < size && page.has(i); i++) results.push(page.at(i));
+  const results = page.head(size);
   const edges = results.map((node, i) => new Edge(node, list, [start + i]));
   return {
     edges,

@@ -89,21 +89,38 @@ export class ScannedPage {
   }
 
   /**
+   * Every entry, the answer parsed whole as JSON.parse reads it: cheaper than `entry` one by one
+   * when all are read. undefined when JSON.parse refuses the answer or its `results` is not an
+   * array; then read `entry` by entry, which fails where the answer is malformed.
+   */
+  parseEntries(): unknown[] | undefined {
+    if (this.state === 'failed') return undefined;
+    try {
+      const { results } = JSON.parse(this.bytes.toString('utf8')) as { results?: unknown };
+      return Array.isArray(results) ? results : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Member `name` of entry `index` (has(index) is true), parsed, without parsing the rest of the
-   * entry: a config's id, to index a list page by. undefined when the entry is not an object, has
-   * no such member or it is not JSON; the last one when named twice, as JSON.parse keeps. A name
-   * written with escapes (`"\u0069d"`) is not matched: such an entry is then found by no name.
+   * entry and reading no further than that member: a config's id (its first member), to index a
+   * list page by. undefined when the entry is not an object, has no such member or it is not
+   * JSON. When the entry names it twice this is the first, where JSON.parse keeps the last: a
+   * caller that indexes by it checks the parsed entry (listed-configs.ts). A name written with
+   * escapes (`"\u0069d"`) is not matched: such an entry is then found by no name.
    */
   member(index: number, name: string): unknown {
     const bytes = this.bytes;
     const start = this.bounds[2 * index]!;
     const end = this.bounds[2 * index + 1]! - 1; // the entry's closing brace, if it is an object
     if (bytes[start] !== OPEN_BRACE) return undefined;
-    let found: [number, number] | undefined;
     let valueStart = -1;
     let depth = 0;
     let atKey = true;
-    for (let i = start + 1; i < end; i++) {
+    let i = start + 1;
+    for (; i < end; i++) {
       const c = bytes[i];
       if (c === QUOTE) {
         const from = i + 1;
@@ -115,15 +132,13 @@ export class ScannedPage {
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
       else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
       else if (c === COMMA && depth === 0) {
-        if (valueStart >= 0) found = [valueStart, i];
-        valueStart = -1;
+        if (valueStart >= 0) break;
         atKey = true;
       }
     }
-    if (valueStart >= 0) found = [valueStart, end];
-    if (found === undefined) return undefined;
+    if (valueStart < 0) return undefined;
     // What lies between the name's closing quote and the separator: a colon, then the value.
-    const text = bytes.toString('utf8', found[0], found[1]).trimStart();
+    const text = bytes.toString('utf8', valueStart, i).trimStart();
     if (text[0] !== ':') return undefined;
     try {
       return JSON.parse(text.slice(1));

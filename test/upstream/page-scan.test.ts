@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ScannedPage, scanPage } from '../../src/upstream/page-scan.ts';
+import { codeOf } from './code-of.ts';
 
 const entriesOf = (page: ScannedPage) => Array.from({ length: page.size }, (_, i) => page.entry(i));
 
@@ -23,15 +24,6 @@ function chunked(text: string, cuts: number[]): Buffer[] {
 
 /** JSON.stringify with random whitespace between tokens (spacing JSON allows). */
 const spaced = (value: unknown, space: string) => JSON.stringify(value, null, space);
-
-const codeOf = (run: () => unknown) => {
-  try {
-    run();
-    return null;
-  } catch (error) {
-    return (error as { extensions?: { code?: string } }).extensions?.code ?? 'not coded';
-  }
-};
 
 describe('scanning a page answer', () => {
   it('finds the entries and members JSON.parse finds, in any spacing, order and chunking', () => {
@@ -98,16 +90,25 @@ describe('scanning a page answer', () => {
     );
   });
 
-  it('reads a member named twice as its last, and what it cannot read as absent', () => {
+  it('reads a member named twice as its first, and what it cannot read as absent', () => {
     const page = scanPage(
       [Buffer.from('{"results": [{"id": 1, "id": 2}, {"\\u0069d": 3}, {"id": tru}, {"a": {"id": 4}}]}')],
       [],
     );
     expect(page.size).toBe(4);
-    expect([0, 1, 2, 3].map((i) => page.member(i, 'id'))).toEqual([2, undefined, undefined, undefined]);
+    expect([0, 1, 2, 3].map((i) => page.member(i, 'id'))).toEqual([1, undefined, undefined, undefined]);
     // A bad member does not fail the page: the entry still fails, and alone, when it is read.
     expect(page.entry(3)).toEqual({ a: { id: 4 } });
     expect(codeOf(() => page.entry(2))).toBe('UPSTREAM_UNAVAILABLE');
+  });
+
+  it('parses every entry at once as JSON.parse does, and says when it cannot', () => {
+    const body = { count: 2, results: [{ id: 1, a: [1, { b: 'é' }] }, 'x', null] };
+    expect(scanPage([Buffer.from(JSON.stringify(body))], ['count']).parseEntries()).toEqual(body.results);
+    const bad = scanPage([Buffer.from('{"results": [{"id": 1}, {"id": tru}]}')], []);
+    expect(bad.parseEntries()).toBeUndefined();
+    expect(bad.has(0) && bad.entry(0)).toEqual({ id: 1 });
+    expect(scanPage([Buffer.from('{"results": [], "results": {}}')], []).parseEntries()).toBeUndefined();
   });
 
   it('reads the reference upstream’s shape: an empty page, and entries of every kind', () => {

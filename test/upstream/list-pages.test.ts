@@ -1,0 +1,66 @@
+// A list page read two ways: whole, for a connection that shows every entry, and by id, for a
+// cross-link that names a few configs. Both give what parsing the page whole gave, and a bad
+// entry fails where it is read, not the entries beside it.
+import { describe, expect, it } from 'vitest';
+import { ListedConfigs } from '../../src/listed-configs.ts';
+import { normalizeConfig, normalizeOffsetPage } from '../../src/upstream/types.ts';
+import { codeOf } from './code-of.ts';
+
+const config = (id: number, extra = '') =>
+  `{"id": ${id}${extra}, "plugin": 3, "enabled": true, "order": ${id}, "name": "c${id}", "config": {"id": 99}}`;
+const pageOf = (...entries: string[]) => projectPageOf('1', ...entries);
+const projectPageOf = (projectId: string, ...entries: string[]) =>
+  normalizeOffsetPage(
+    { chunks: [Buffer.from(`{"count": 150, "next": null, "results": [${entries.join(', ')}]}`)] },
+    (raw) => normalizeConfig(raw, projectId, 'list'),
+  );
+
+describe('a list page', () => {
+  it('reads its head whole, as the entries read one by one', () => {
+    const page = pageOf(config(1), config(2), config(3));
+    expect(page.count).toBe(150);
+    const head = page.head(2);
+    expect(head.map((c) => c.databaseId)).toEqual([1, 2]);
+    expect(head[0]).toBe(page.at(0));
+    expect(page.head(10).map((c) => c.name)).toEqual(['c1', 'c2', 'c3']);
+    expect(pageOf(config(1), config(2), config(3)).head(10)).toEqual([0, 1, 2].map((i) => page.at(i)));
+  });
+
+  it('fails its head at the bad entry when the answer is not JSON past the good ones', () => {
+    const page = pageOf(config(1), '{"id": tru}', config(3));
+    expect(codeOf(() => page.head(3))).toBe('UPSTREAM_UNAVAILABLE');
+    expect(page.at(0).databaseId).toBe(1);
+    expect(page.has(2) && page.at(2).databaseId).toBe(3);
+  });
+
+  it('finds configs by id, parsing only those asked for', () => {
+    const listed = new ListedConfigs();
+    const page = pageOf(config(4), config(5), config(6));
+    listed.add('1', page);
+    expect(listed.get('1/5')?.name).toBe('c5');
+    expect([0, 1, 2].map((i) => page.isRead(i))).toEqual([false, true, false]);
+    expect(listed.has('1/6')).toBe(true);
+    expect(listed.has('1/99')).toBe(false);
+    listed.forget('1/6');
+    expect(listed.get('1/6')).toBeUndefined();
+  });
+
+  it('finds no config by an id the upstream wrote twice, nor one whose entry is malformed', () => {
+    const listed = new ListedConfigs();
+    listed.add('1', pageOf(config(7, ', "id": 8'), '{"id": 9, "plugin": "x"}', config(10)));
+    // JSON.parse keeps the second id: the entry is neither 7 (its first) nor found as 8.
+    expect(listed.get('1/7')).toBeUndefined();
+    expect(listed.get('1/8')).toBeUndefined();
+    expect(listed.get('1/9')).toBeUndefined();
+    expect(listed.get('1/10')?.name).toBe('c10');
+  });
+
+  it('keeps the first page that lists a config, as the first answer read', () => {
+    const listed = new ListedConfigs();
+    listed.add('1', pageOf(config(11)));
+    listed.add('1', pageOf(config(11, ', "description": "later"')));
+    listed.add('2', projectPageOf('2', config(11)));
+    expect(listed.get('1/11')?.description).toBeNull();
+    expect(listed.get('2/11')?.projectId).toBe('2');
+  });
+});
