@@ -85,7 +85,7 @@ class PageEntries<T> {
   private readAhead = 0;
 
   constructor(
-    protected readonly scanned: ScannedPage,
+    private readonly scanned: ScannedPage,
     private readonly normalize: (raw: unknown) => T,
   ) {}
 
