@@ -47,6 +47,7 @@ export class ListedConfigs {
   }
 
   private index(): void {
+    if (this.pending.length === 0) return; // the usual case once indexed: nothing to allocate
     for (const { projectId, page } of this.pending.splice(0)) {
       for (let index = 0; page.has(index); index++) {
         // An entry read already gives its id parsed; the others are read for their id alone.
