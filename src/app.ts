@@ -163,7 +163,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       // Incremental answers (multipart/mixed or SSE); jit.ts leaves those documents to yoga's executor.
       useDeferStream(),
       useLiveQueries(live),
-      useJit(),
+      config.executor === 'compiled' && useJit(),
       // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
       // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
       // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.

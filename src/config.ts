@@ -16,6 +16,12 @@ export interface Config {
   referencePort: number;
   graphiql: boolean;
   logLevel: string;
+  /**
+   * `compiled` runs what it can through graphql-jit (jit.ts says which documents it leaves to
+   * graphql-js); `graphql-js` runs everything on graphql-js: the differential test's reference,
+   * and an operator's way out should a compiled answer ever be doubted.
+   */
+  executor: 'compiled' | 'graphql-js';
   upstream: {
     connectTimeoutMs: number;
     headersTimeoutMs: number;
@@ -148,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     referencePort: read('REFERENCE_PORT', integer(0, 65_535), 0),
     graphiql: read('GRAPHIQL', flag, true),
     logLevel: read('LOG_LEVEL', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info'),
+    executor: read('EXECUTOR', oneOf('compiled', 'graphql-js'), 'compiled'),
     upstream: Object.freeze({
       connectTimeoutMs: read('UPSTREAM_CONNECT_TIMEOUT_MS', integer(1, 600_000), 5_000),
       headersTimeoutMs: read('UPSTREAM_HEADERS_TIMEOUT_MS', integer(1, 600_000), 10_000),

@@ -1,14 +1,25 @@
 // graphql-jit compiles each document to JavaScript once and runs that instead of graphql-js's
-// interpreter: the largest single saving per operation (npm run bench). Two things it does not
-// do as graphql-js does, found by the tests; documents that would meet them run on graphql-js:
+// interpreter: the largest single saving per operation (npm run bench). Where it does not answer
+// as graphql-js does, found by the tests and the differential test (test/gateway/differential):
 // - a non-null variable with a default value (`$projectId: String! = "@current"`) that the
 //   request leaves out is reported as missing;
+// - a variable that stands as an input object's field (`input: {id: $id, name: $n}`) and is not
+//   given becomes `name: null`, where graphql-js leaves `name` out (and a write would then wipe
+//   the name): such a request, and only such a request, runs on graphql-js;
 // - @envelop/graphql-jit keeps one compiled query per document, whatever the operationName, so a
 //   document holding several operations could run the wrong one;
 // - subscriptions, @live queries and @defer/@stream answer in several parts, which only the
 //   executor yoga ships with produces.
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { BREAK, type DocumentNode, Kind, type OperationDefinitionNode, visit } from 'graphql';
+import {
+  BREAK,
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  visit,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 export function jitCanRun(document: DocumentNode): boolean {
@@ -36,18 +47,98 @@ function hasIncrementalDirective(document: DocumentNode): boolean {
   return found;
 }
 
+/**
+ * The variables, without a default, that stand somewhere inside an input object literal: a
+ * request that leaves one of them out must run on graphql-js.
+ */
+export function variablesInObjectFields(document: DocumentNode): string[] {
+  const withDefault = new Set<string>();
+  const found = new Set<string>();
+  let objectFields = 0;
+  visit(document, {
+    VariableDefinition(node) {
+      if (node.defaultValue !== undefined) withDefault.add(node.variable.name.value);
+      // Its own `$name` is no use.
+      return false;
+    },
+    ObjectField: {
+      enter: () => {
+        objectFields++;
+      },
+      leave: () => {
+        objectFields--;
+      },
+    },
+    Variable(node) {
+      if (objectFields > 0 && !withDefault.has(node.name.value)) found.add(node.name.value);
+    },
+  });
+  return [...found];
+}
+
+interface Decision {
+  canRun: boolean;
+  /** Variables the request must give for the compiled query to answer as graphql-js would. */
+  mustBeGiven: string[];
+}
+
+/**
+ * A compiled query that refuses its variables answers `{errors}` with no `data`, as graphql-js
+ * does, but without the `http.status` 400 that graphql-js's refusal carries through yoga: the
+ * same request would be 200 on one executor and 400 on the other.
+ */
+function asRequestErrors(result: ExecutionResult): ExecutionResult {
+  if ('data' in result || !result.errors?.length) return result;
+  const errors = result.errors.map((error) =>
+    error.extensions?.http
+      ? error
+      : new GraphQLError(error.message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          path: error.path,
+          originalError: error.originalError,
+          extensions: { ...error.extensions, http: { status: 400 } },
+        }),
+  );
+  return { ...result, errors };
+}
+
 export function useJit(): Plugin {
-  const decided = new WeakMap<DocumentNode, boolean>();
+  const compiled = useCompiledExecution();
+  return {
+    ...compiled,
+    onExecute(payload) {
+      const enabled = compiled.onExecute?.(payload);
+      const done = {
+        onExecuteDone({ result, setResult }: { result: unknown; setResult: (r: ExecutionResult) => void }) {
+          if (result && typeof result === 'object' && !(Symbol.asyncIterator in result)) {
+            setResult(asRequestErrors(result as ExecutionResult));
+          }
+        },
+      };
+      return enabled instanceof Promise ? enabled.then(() => done) : done;
+    },
+  } as Plugin;
+}
+
+function useCompiledExecution(): Plugin {
+  const decided = new WeakMap<DocumentNode, Decision>();
   return useGraphQlJit(
     {},
     {
-      enableIf: ({ document }) => {
-        let canRun = decided.get(document);
-        if (canRun === undefined) {
-          canRun = jitCanRun(document);
-          decided.set(document, canRun);
+      enableIf: ({ document, variableValues }) => {
+        let decision = decided.get(document);
+        if (decision === undefined) {
+          const canRun = jitCanRun(document);
+          decision = { canRun, mustBeGiven: canRun ? variablesInObjectFields(document) : [] };
+          decided.set(document, decision);
         }
-        return canRun;
+        if (!decision.canRun) return false;
+        for (const name of decision.mustBeGiven) {
+          if (!variableValues || !Object.hasOwn(variableValues, name)) return false;
+        }
+        return true;
       },
     },
   ) as Plugin;

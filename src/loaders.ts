@@ -3,6 +3,7 @@
 // within a request, and list answers prime the by-id loader so a config listed once is not
 // fetched again (fields a list answer does not carry are fetched through `retrieveConfig`).
 import DataLoader from 'dataloader';
+import { GraphQLError } from 'graphql';
 import { configKey, ListedConfigs } from './listed-configs.ts';
 import type { CallerUpstream } from './upstream/client.ts';
 import { PATHS } from './upstream/paths.ts';
@@ -266,6 +267,20 @@ export function createLoaders(upstream: CallerUpstream) {
       .then((record) => (currentProjectId ??= record.id!));
   };
 
+  /**
+   * The project a list's cursors name: the numeric id, or `@current` itself for a key that may
+   * read the list but not the project (a key with `activity_log:read` alone): its cursors then
+   * page only lists read through `@current`.
+   */
+  const cursorProjectId = (projectId: string): string | Promise<string> => {
+    const id = numericProjectId(projectId);
+    if (!(id instanceof Promise)) return id;
+    return id.catch((error: unknown) => {
+      if (error instanceof GraphQLError && error.extensions.code === 'FORBIDDEN') return projectId;
+      throw error;
+    });
+  };
+
   const projectPage = lazy(
     () =>
       new DataLoader<PageKey, OffsetPage<ProjectRecord>, string>(
@@ -347,6 +362,7 @@ export function createLoaders(upstream: CallerUpstream) {
       return project();
     },
     numericProjectId,
+    cursorProjectId,
     get projectPage() {
       return projectPage();
     },

@@ -39,6 +39,8 @@ export interface RequestLogEntry {
   traceparent: string | undefined;
   /** null when the connection was reset instead of answered. */
   status: number | null;
+  /** The body as the upstream parsed it (form fields as strings); null when empty or unreadable. */
+  body: Record<string, unknown> | null;
   /** Epoch milliseconds, sub-millisecond precision: when the request arrived and was answered. */
   start: number;
   end: number;
@@ -92,6 +94,7 @@ export async function startReferenceUpstream(
       requestId: req.headers['x-request-id'] as string | undefined,
       traceparent: req.headers.traceparent as string | undefined,
       status: null,
+      body: null,
       start: preciseNow(),
       end: 0,
     };
@@ -101,6 +104,8 @@ export async function startReferenceUpstream(
       entry.status = res.writableFinished ? res.statusCode : null;
     });
     const body = await readBody(req).catch((error: unknown) => error);
+    if (!(body instanceof Error) && (body as ParsedBody).kind !== 'none')
+      entry.body = (body as ParsedBody).data;
     const delay = state.faults.delayMs();
     if (delay > 0) await sleep(delay);
 

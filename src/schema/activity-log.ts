@@ -148,7 +148,7 @@ export function activityConnection(
 ) {
   // The cursor names the numeric project and the filters: it is refused by any other list.
   const list = () =>
-    mapMaybePromise(ctx.loaders.numericProjectId(projectId), (id) =>
+    mapMaybePromise(ctx.loaders.cursorProjectId(projectId), (id) =>
       JSON.stringify(['activity', id, filters.scope ?? null, filters.itemId ?? null, filters.userId ?? null]),
     );
   return cursorConnection<ActivityEntryRecord>(

@@ -15,6 +15,8 @@ import {
   DEFAULT_PAGE_SIZE,
   Edge,
   type ListName,
+  type NamedList,
+  nameOf,
   PageInfo,
 } from './pagination.ts';
 
@@ -32,7 +34,7 @@ interface Position {
 type FetchPage<T> = (upstreamCursor: string | null) => Promise<CursorPage<T>>;
 
 interface Walk<T> {
-  list: ListName;
+  list: NamedList;
   idOf: (item: T) => string;
   fetchPage: FetchPage<T>;
 }
@@ -159,10 +161,17 @@ export async function cursorConnection<T>(
   if (args.first != null && args.last != null) {
     throw badUserInput('Pass `first` (forward) or `last` (backward), not both.', { field: 'last' });
   }
-  const name = args.after != null || args.before != null ? await list() : '';
-  const after = args.after != null ? decodePosition(name, args.after, 'after') : null;
-  const before = args.before != null ? decodePosition(name, args.before, 'before') : null;
-  const walk: Walk<T> = { list, idOf, fetchPage };
-  if (args.last == null) return forward(walk, args.first ?? DEFAULT_PAGE_SIZE, after, before);
-  return before ? backward(walk, args.last, before, after) : tail(walk, args.last, after);
+  const { named, ready } = nameOf(list);
+  if (args.after != null || args.before != null) await ready;
+  const after = args.after != null ? decodePosition(named.name, args.after, 'after') : null;
+  const before = args.before != null ? decodePosition(named.name, args.before, 'before') : null;
+  const walk: Walk<T> = { list: named, idOf, fetchPage };
+  const connection =
+    args.last == null
+      ? forward(walk, args.first ?? DEFAULT_PAGE_SIZE, after, before)
+      : before
+        ? backward(walk, args.last, before, after)
+        : tail(walk, args.last, after);
+  const [result] = await Promise.all([connection, ready]);
+  return result;
 }

@@ -21,9 +21,9 @@ import {
 
 const keyOf = (config: ConfigRecord): ConfigKey => ({ projectId: config.projectId, id: config.databaseId });
 
-/** The name the cursors of a project's config list carry: the numeric project id, never `@current`. */
+/** The name the cursors of a project's config list carry: the numeric project id (see cursorProjectId). */
 const configsList = (ctx: GatewayContext, projectId: string) => () =>
-  mapMaybePromise(ctx.loaders.numericProjectId(projectId), (id) => `configs:${id}`);
+  mapMaybePromise(ctx.loaders.cursorProjectId(projectId), (id) => `configs:${id}`);
 
 /** A field some answers leave out: read from the record, or from a retrieve of the config. */
 async function fullField<K extends 'pluginInfo' | 'deliveryRate24h'>(

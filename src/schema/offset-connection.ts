@@ -11,6 +11,7 @@ import {
   DEFAULT_PAGE_SIZE,
   Edge,
   type ListName,
+  nameOf,
   PageInfo,
 } from './pagination.ts';
 
@@ -42,7 +43,10 @@ export async function offsetConnection<T>(
   const size = Math.max(0, end - start);
   page ??= await fetchPage(Math.max(1, size), start);
   const results = page.head(size);
-  const edges = results.map((node, i) => new Edge(node, list, [start + i]));
+  // After the page: a config list answered under `@current` says which project it is.
+  const { named, ready } = nameOf(list);
+  await ready;
+  const edges = results.map((node, i) => new Edge(node, named, [start + i]));
   return {
     edges,
     pageInfo: new PageInfo(edges, start > 0, start + results.length < page.count),

@@ -2,7 +2,7 @@
 // checks, and edges whose cursors are computed only when a caller selects them.
 //
 // offset-connection.ts: the upstream's limit/offset list. cursor-connection.ts: its cursor list.
-import { type MaybePromise, mapMaybePromise } from '../maybe-promise.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import { badUserInput } from '../upstream/errors.ts';
 import { type CursorField, encodeCursor } from './cursors.ts';
 
@@ -22,18 +22,40 @@ export interface ConnectionArgs {
  */
 export type ListName = () => MaybePromise<string>;
 
+/**
+ * A list's name once known. A connection fills it before it returns its edges, so that a cursor
+ * is always a string: graphql-jit reads an exposed field such as `cursor` as a plain property and
+ * serialised a promise there as `{}` (the answer was then an error, and the promise's upstream
+ * call ran after the answer was sent).
+ */
+export interface NamedList {
+  name: string;
+}
+
+/**
+ * The name of `list`, awaited by the connection before it returns; started at once so that it is
+ * fetched (for `@current`) alongside the connection's first page, not after it.
+ */
+export function nameOf(list: ListName): { named: NamedList; ready: Promise<void> } {
+  const named: NamedList = { name: '' };
+  const ready = Promise.resolve(list()).then((name) => {
+    named.name = name;
+  });
+  // Awaited by the connection; a connection that fails first must not leave it unhandled.
+  ready.catch(() => {});
+  return { named, ready };
+}
+
 /** An edge: its cursor is encoded when (and only if) the caller selects it. */
 export class Edge<T> {
   constructor(
     readonly node: T,
-    private readonly list: ListName,
+    private readonly list: NamedList,
     private readonly fields: readonly CursorField[],
   ) {}
 
-  // Typed as Pothos types it; for `@current` it may be a promise, which graphql-js awaits like
-  // any field value.
   get cursor(): string {
-    return mapMaybePromise(this.list(), (name) => encodeCursor(name, this.fields)) as string;
+    return encodeCursor(this.list.name, this.fields);
   }
 }
 
