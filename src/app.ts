@@ -1,6 +1,7 @@
 // createGateway(config, deps) → the yoga instance. No side effects and no listening: main.ts
 // serves it over HTTP, tests call it through a real server on port 0.
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import type { DocumentNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -8,8 +9,10 @@ import { createContext, type GatewayContext, type NodeServerContext } from './co
 import { createMaskError, useStableErrorCodes } from './errors.ts';
 import { useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
+import { BoundedCache, MAX_CACHED_TEXT, stringBytes } from './limits/bounded-cache.ts';
 import { useLimits } from './limits/index.ts';
 import { useLiveQueries } from './live/live-queries.ts';
+import { useRelayedResults } from './live/relayed-results.ts';
 import { LiveServices } from './live/services.ts';
 import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';
 import { clusterMetricsFor } from './operations/cluster-metrics.ts';
@@ -108,6 +111,23 @@ function observability(config: Readonly<Config>, deps: GatewayDeps, masked: Mask
   return { metrics, listeners, observe };
 }
 
+/**
+ * Parsed documents by text. A DocumentNode holds several times its text (a node per token and
+ * the source): counted as 8× the text, 64 MB in all.
+ */
+const documentCache = () =>
+  new BoundedCache<DocumentNode>(
+    { maxEntries: 1_000, maxBytes: 64 * 1024 * 1024, maxItemBytes: (1 + 8) * 2 * MAX_CACHED_TEXT },
+    (document) => 8 * stringBytes(document.loc?.source.body ?? ''),
+  );
+/** Parse errors by text: the error is small, the text is what is held. */
+const parseErrorCache = () =>
+  new BoundedCache<unknown>({
+    maxEntries: 1_000,
+    maxBytes: 16 * 1024 * 1024,
+    maxItemBytes: 2 * MAX_CACHED_TEXT,
+  });
+
 export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   // A masked error's detail goes to the log only (with its request id), never to the caller.
   const masked: MaskedErrors = new WeakMap();
@@ -127,6 +147,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     maxRequestBodySize: false,
     cors: config.corsOrigins ? { origin: config.corsOrigins, credentials: false } : false,
     maskedErrors: { maskError },
+    // Bounded in bytes as well as entries; see bounded-cache.ts.
+    parserAndValidationCache: { documentCache: documentCache(), errorCache: parseErrorCache() },
     // Served by useGraphiQLPage: compressed, cached, and rendered only when first asked for.
     graphiql: false,
     context: ({ request, res }) =>
@@ -171,6 +193,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       // Before the records, so that log, metrics and traces have the codes callers see.
       useStableErrorCodes(),
       useOperationRecords(listeners),
+      // Last: the WebSocket transport takes its results here, after everything above has seen them.
+      useRelayedResults(),
     ],
   });
 }

@@ -9,7 +9,11 @@
 // - @envelop/graphql-jit keeps one compiled query per document, whatever the operationName, so a
 //   document holding several operations could run the wrong one;
 // - subscriptions, @live queries and @defer/@stream answer in several parts, which only the
-//   executor yoga ships with produces.
+//   executor yoga ships with produces;
+// - a document longer than MAX_CACHED_TEXT: graphql-jit writes argument literals into the code
+//   it compiles with new Function, and V8's compilation cache keeps that source (200 distinct
+//   1 MB texts kept 411 MB after full collections). A text that long is not cached as parsed
+//   either, so it would be compiled for one run.
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import {
   BREAK,
@@ -21,8 +25,10 @@ import {
   visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { MAX_CACHED_TEXT } from './limits/bounded-cache.ts';
 
 export function jitCanRun(document: DocumentNode): boolean {
+  if ((document.loc?.source.body.length ?? 0) > MAX_CACHED_TEXT) return false;
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );

@@ -97,7 +97,7 @@ async function serve(): Promise<void> {
     clusterWorker: cluster.isWorker,
   });
   const server = createServer(gateway);
-  const websocket = attachGraphQLWebSocket(server, gateway);
+  const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
 
   server.listen(config.port, config.host, () => {
     const address = server.address();

@@ -88,7 +88,7 @@ export async function startGatewayServer(
     live,
   });
   const server: Server = createServer(gateway);
-  const websocket = attachGraphQLWebSocket(server, gateway);
+  const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,

@@ -1,6 +1,14 @@
-// GraphQL over WebSocket (the graphql-ws protocol) at /graphql, on the gateway's own HTTP server,
-// running every operation through the same envelop plugins as HTTP (limits, persisted
-// operations are HTTP-only; masking, jit rules, live queries, error codes apply).
+// GraphQL over WebSocket (the graphql-ws protocol) at /graphql, on the gateway's own HTTP server.
+//
+// One door: each `subscribe` message is run as the POST request it stands for, through the
+// gateway's own fetch handler, so that a WebSocket operation meets everything an HTTP one does
+// (body limit, safelist and persisted operations, limits, codes, masking, the operation log,
+// metrics and traces, mutations). Its answer comes back as JSON (one result) or as an event
+// stream (subscriptions, @live, @defer), and is relayed as `next` messages; a request refused
+// before it runs (parse, validation, safelist, limits) is an `error` message for that operation
+// alone. When the client completes the operation or goes away, the request is aborted, as an HTTP
+// client's disconnect aborts it.
+//
 // A browser cannot set headers on a WebSocket, so the key comes in the connection_init payload
 // as `{"Authorization": "Bearer <key>"}` (or `authorization`), else from the upgrade request's
 // own Authorization header. It is held for that socket only.
@@ -9,13 +17,24 @@
 // one, and at rest they held ~1.7 MB of heap in every process (npm run bench: idle RSS).
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ExecutionArgs } from 'graphql';
-import type { WebSocketServer } from 'ws';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from 'graphql';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Gateway } from '../app.ts';
+import { codedError } from '../upstream/errors.ts';
+import { type RelayContext, type RelayedResult, type RelaySlot, withoutHttp } from './relayed-results.ts';
 
 type SocketExtra = {
   request: IncomingMessage;
+  socket: WebSocket;
 };
+
+export interface WebSocketOptions {
+  /** The largest message accepted (MAX_BODY_BYTES and room for the protocol's envelope). */
+  maxBodyBytes: number;
+}
+
+/** What graphql-ws adds around an operation's payload: `{"id": …, "type": "subscribe", …}`. */
+const ENVELOPE_BYTES = 1_024;
 
 function authorizationOf(params: Readonly<Record<string, unknown>> | undefined, request: IncomingMessage) {
   const given = params?.Authorization ?? params?.authorization;
@@ -28,7 +47,11 @@ export interface GraphQLWebSocket {
   close(): Promise<void>;
 }
 
-export function attachGraphQLWebSocket(server: Server, gateway: Gateway): GraphQLWebSocket {
+export function attachGraphQLWebSocket(
+  server: Server,
+  gateway: Gateway,
+  options: WebSocketOptions,
+): GraphQLWebSocket {
   let loading: Promise<Sockets> | null = null;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://gateway.invalid').pathname !== gateway.graphqlEndpoint) {
@@ -38,7 +61,7 @@ export function attachGraphQLWebSocket(server: Server, gateway: Gateway): GraphQ
     // ws handles the socket's errors once it has it; until then a reset must not crash us.
     const beforeHandover = () => socket.destroy();
     socket.on('error', beforeHandover);
-    loading ??= startSockets(gateway);
+    loading ??= startSockets(gateway, options);
     loading.then(
       ({ sockets }) => {
         socket.off('error', beforeHandover);
@@ -65,42 +88,148 @@ interface Sockets {
   dispose(): Promise<void>;
 }
 
-async function startSockets(gateway: Gateway): Promise<Sockets> {
+/** graphql-ws needs a document to pick execute or subscribe; the real one is the request's. */
+const RELAYED = parse('{ __typename }');
+
+interface Relayed {
+  results: AsyncGenerator<ExecutionResult>;
+}
+
+/**
+ * The HTTP request an operation stands for, or the error that refuses it (a key that is not a
+ * valid header value: it is never echoed, nor logged).
+ */
+function requestFor(
+  gateway: Gateway,
+  authorization: string | null,
+  requestId: string | undefined,
+  payload: unknown,
+  signal: AbortSignal,
+): Request | GraphQLError {
+  const headers = new Headers({
+    'content-type': 'application/json',
+    // Taken by the relay before it is written (relayed-results.ts); asked as HTTP clients ask,
+    // so that every answer, a stream included, is one the gateway would give over HTTP.
+    accept: 'application/graphql-response+json, application/json, text/event-stream',
+  });
+  try {
+    if (authorization) headers.set('authorization', authorization);
+  } catch {
+    return codedError('UNAUTHENTICATED', 'The Authorization given is not a valid header value.');
+  }
+  if (requestId) headers.set('x-request-id', requestId);
+  return new Request(`http://gateway.invalid${gateway.graphqlEndpoint}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(payload),
+    signal,
+  });
+}
+
+async function* once(result: ExecutionResult): AsyncGenerator<ExecutionResult> {
+  yield result;
+}
+
+/** The stream graphql-ws relays, and how to stop it when the client completes or leaves. */
+interface Answer {
+  results: AsyncIterator<ExecutionResult>;
+  stop(): Promise<unknown>;
+}
+
+function answerOf(result: RelayedResult | undefined): Answer {
+  if (result === undefined) return answerOf(codedErrorResult('The operation was cancelled.'));
+  if (!(Symbol.asyncIterator in result)) return { results: once(withoutHttp(result)), stop: async () => {} };
+  const iterator = result[Symbol.asyncIterator]();
+  return {
+    results: {
+      next: async () => {
+        const step = await iterator.next();
+        return step.done ? step : { done: false, value: withoutHttp(step.value) };
+      },
+    },
+    stop: async () => iterator.return?.(),
+  };
+}
+
+const codedErrorResult = (message: string): ExecutionResult => ({
+  errors: [codedError('UPSTREAM_UNAVAILABLE', message)],
+});
+
+/**
+ * The operations of one socket that a client may still complete, by id: graphql-ws learns of an
+ * operation only once its onSubscribe has returned, and a query waiting out a 429 would go on
+ * after the client completed it or closed the socket. These abort the request at once.
+ */
+function watchCompletions(socket: WebSocket): Map<string, AbortController> {
+  const open = new Map<string, AbortController>();
+  socket.on('message', (data: Buffer) => {
+    // Only `complete` matters here; graphql-ws itself reads and answers every message.
+    if (!data.includes('"complete"')) return;
+    try {
+      const message = JSON.parse(String(data)) as { type?: unknown; id?: unknown };
+      if (message.type === 'complete' && typeof message.id === 'string') open.get(message.id)?.abort();
+    } catch {
+      // graphql-ws closes the socket for a message it cannot read.
+    }
+  });
+  socket.on('close', () => {
+    for (const controller of open.values()) controller.abort();
+  });
+  return open;
+}
+
+async function startSockets(gateway: Gateway, options: WebSocketOptions): Promise<Sockets> {
   const [{ WebSocketServer }, { useServer }] = await Promise.all([import('ws'), import('graphql-ws/use/ws')]);
-  const sockets = new WebSocketServer({ noServer: true });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxBodyBytes + ENVELOPE_BYTES });
+  const relay = (args: ExecutionArgs) => (args.rootValue as Relayed).results as never;
+  const operations = new WeakMap<WebSocket, Map<string, AbortController>>();
   const disposable = useServer<Record<string, unknown> | undefined, SocketExtra>(
     {
-      execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => never }).execute(args),
-      subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => never }).subscribe(args),
-      onSubscribe: async (ctx, _id, payload) => {
-        const headers = new Headers();
-        const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request);
-        if (authorization) headers.set('authorization', authorization);
+      execute: relay,
+      subscribe: relay,
+      onConnect: (ctx) => {
+        operations.set(ctx.extra.socket, watchCompletions(ctx.extra.socket));
+      },
+      onSubscribe: async (ctx, id, payload) => {
+        const open = operations.get(ctx.extra.socket)!;
+        const abort = new AbortController();
+        open.set(id, abort);
         const requestId = ctx.extra.request.headers['x-request-id'];
-        if (typeof requestId === 'string') headers.set('x-request-id', requestId);
-        // The context is built from a request that carries the socket's key, as over HTTP.
-        const request = new Request(`http://gateway.invalid${gateway.graphqlEndpoint}`, { headers });
-        const { schema, execute, subscribe, contextFactory, parse, validate } = gateway.getEnveloped({
-          request,
-          params: payload,
-        });
-        let document: ReturnType<typeof parse>;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [error as never];
+        const request = requestFor(
+          gateway,
+          authorizationOf(ctx.connectionParams, ctx.extra.request),
+          typeof requestId === 'string' ? requestId : undefined,
+          payload,
+          abort.signal,
+        );
+        let answer: Answer;
+        if (request instanceof GraphQLError) {
+          answer = answerOf({ errors: [request] });
+        } else {
+          const relay: RelaySlot = {};
+          const context: RelayContext = { relay };
+          // Only an aborted request fails here: the client is gone, and hears nothing.
+          await Promise.resolve(gateway.fetch(request, context as never)).catch(() => undefined);
+          answer = answerOf(relay.result);
         }
-        const args: ExecutionArgs = {
-          schema,
-          operationName: payload.operationName,
-          document,
-          variableValues: payload.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
+        // graphql-ws calls return() when the client completes the operation or the socket closes.
+        const relayed = {
+          next: () => answer.results.next(),
+          return: async (value: unknown) => {
+            open.delete(id);
+            abort.abort();
+            await answer.stop();
+            return { done: true as const, value };
+          },
+          [Symbol.asyncIterator]() {
+            return this;
+          },
         };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors as never;
-        return args;
+        const results = relayed as unknown as AsyncGenerator<ExecutionResult>;
+        return { schema: gateway.getEnveloped().schema, document: RELAYED, rootValue: { results } };
+      },
+      onComplete: (ctx, id) => {
+        operations.get(ctx.extra.socket)?.delete(id);
       },
     },
     sockets,

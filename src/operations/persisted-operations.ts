@@ -4,11 +4,14 @@
 // - A known id runs the manifest's document.
 // - An unknown id with no text is PERSISTED_QUERY_NOT_FOUND (APQ clients then send the text).
 // - Not in safelist mode: an APQ id with its text runs the text once the hash is checked, and
-//   is remembered (a bounded memory per process), so the client's next request needs only the id.
+//   is remembered once the text has parsed and validated within the limits (a memory bounded in
+//   entries and bytes per process), so the client's next request needs only the id. A text that
+//   fails to parse is never stored: 1,000 such registrations took RSS to 3.4 GB.
 // - Safelist mode (PERSISTED_OPERATIONS_ONLY): only the manifest's documents run. Any other text
 //   is PERSISTED_QUERY_ONLY, and nothing is remembered. Either refusal is made before parsing,
 //   so it costs no upstream call.
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { BoundedCache, stringBytes } from '../limits/bounded-cache.ts';
 import { badUserInput, codedError } from '../upstream/errors.ts';
 import { type PersistedManifest, sha256 } from './persisted-manifest.ts';
 
@@ -17,8 +20,8 @@ export interface PersistedOperationsOptions {
   only: boolean;
 }
 
-/** APQ texts remembered per process when not in safelist mode. */
-const REMEMBERED_MAX = 1_000;
+/** APQ texts remembered per process when not in safelist mode: 1,000 texts, 16 MB at most. */
+const REMEMBERED_LIMITS = { maxEntries: 1_000, maxBytes: 16 * 1024 * 1024, maxItemBytes: 1024 * 1024 };
 
 type Params = GraphQLParams & { documentId?: unknown };
 
@@ -58,7 +61,9 @@ function withoutDocumentId(params: Params): GraphQLParams {
 }
 
 export function usePersistedOperations({ manifest, only }: PersistedOperationsOptions): Plugin {
-  const remembered = new Map<string, string>();
+  const remembered = new BoundedCache<string>(REMEMBERED_LIMITS, stringBytes);
+  /** APQ registrations waiting for their text to parse and validate. */
+  const pending = new WeakMap<Request, { id: string; query: string }>();
   const documentOf = (id: string) => manifest?.document(id) ?? remembered.get(id);
 
   return {
@@ -83,10 +88,17 @@ export function usePersistedOperations({ manifest, only }: PersistedOperationsOp
         if (sha256(given.query) !== id) {
           throw badUserInput('extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent.');
         }
-        if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
-        remembered.set(id, given.query);
+        pending.set(request, { id, query: given.query });
       }
       setParams(rest);
+    },
+    onValidate({ context }) {
+      const request = (context as { request?: Request }).request;
+      const registration = request && pending.get(request);
+      if (!registration) return undefined;
+      return ({ valid }) => {
+        if (valid) remembered.set(registration.id, registration.query);
+      };
     },
   };
 }

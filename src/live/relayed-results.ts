@@ -1,0 +1,52 @@
+// How the WebSocket transport takes an operation's result from the gateway's own request
+// pipeline: a request it sends through gateway.fetch carries a RelaySlot in its server context,
+// and this plugin, last of all, hands the result (one result, or the stream of a subscription,
+// @live or @defer) to that slot as it is, after every other plugin has seen it (codes, the
+// operation log, metrics), instead of serialising it to be parsed back. The HTTP answer itself
+// is then empty.
+import type { ExecutionResult } from 'graphql';
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+export type RelayedResult = ExecutionResult | AsyncIterable<ExecutionResult>;
+
+export interface RelaySlot {
+  result?: RelayedResult;
+}
+
+/** What the server context of a relayed request carries. */
+export interface RelayContext {
+  relay?: RelaySlot;
+}
+
+/**
+ * `extensions.http` says how an HTTP answer is made (its status, its headers): yoga takes it off
+ * before it writes JSON, and so does the relay, so that a WebSocket client sees what HTTP ones do.
+ */
+export function withoutHttp(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.some((e) => e.extensions?.http)) return result;
+  const errors = result.errors.map((error) => {
+    if (!error.extensions?.http) return error;
+    const { http: _, ...extensions } = error.extensions;
+    return new GraphQLError(error.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      originalError: error.originalError,
+      extensions,
+    });
+  });
+  return { ...result, errors };
+}
+
+export function useRelayedResults(): Plugin {
+  return {
+    onResultProcess({ result, serverContext, setResultProcessor }) {
+      const slot = (serverContext as RelayContext | undefined)?.relay;
+      if (!slot || Array.isArray(result)) return;
+      slot.result = result as RelayedResult;
+      setResultProcessor(() => new Response(null, { status: 204 }), 'application/json');
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// Memory a caller without a key could fill: each attack of issue 22 is sent, then the process's
+// resident memory (/proc/self/status, after a full garbage collection) must be within 100 MB of
+// what it was before. The gateway runs in this process (the harness), so what it keeps is here.
+import { readFileSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { sha256 } from '../../src/operations/persisted-manifest.ts';
+import { type Harness, startHarness } from '../harness.ts';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+const MB = 1024 * 1024;
+const BUDGET_MB = 100;
+
+function rssMb(): number {
+  for (let i = 0; i < 10; i++) gc();
+  const line = readFileSync('/proc/self/status', 'utf8').match(/^VmRSS:\s+(\d+) kB$/m)!;
+  return Number(line[1]) / 1024;
+}
+
+/** A string of about `bytes` characters that differs by `n`: nothing can be shared between two. */
+const filler = (bytes: number, n: number) => `${n}:`.padEnd(bytes, 'x');
+
+describe('memory a caller without a key cannot fill', { timeout: 120_000 }, () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Bodies of 1 MB and more must reach the caches for the attacks to mean anything.
+    h = await startHarness({ env: { MAX_BODY_BYTES: String(3 * MB), LOG_LEVEL: 'silent' } });
+    // Warm: the first requests load what every later one shares.
+    for (let i = 0; i < 20; i++) await h.gql('{ __typename }', {}, null);
+  });
+  afterAll(() => h.close());
+
+  async function within(attack: () => Promise<void>) {
+    const before = rssMb();
+    await attack();
+    const after = rssMb();
+    expect(after - before, `RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB`).toBeLessThan(BUDGET_MB);
+  }
+
+  it('200 requests with a distinct 1 MB undeclared variable, over four documents', async () => {
+    await within(async () => {
+      for (let i = 0; i < 200; i++) {
+        const { body } = await h.gql(
+          `query Screen${i % 4}($p: String!) { project(projectId: $p) { name } }`,
+          { p: '1', junk: filler(MB, i) },
+          null,
+        );
+        expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      }
+    });
+  });
+
+  it('200 APQ registrations of 1 MB texts that do not parse', async () => {
+    await within(async () => {
+      for (let i = 0; i < 200; i++) {
+        const query = `{ ${filler(MB, i)}`;
+        const { body } = await h.post(
+          JSON.stringify({
+            query,
+            extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } },
+          }),
+        );
+        expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      }
+    });
+  });
+
+  it('200 distinct 1 MB query texts that parse and validate', async () => {
+    await within(async () => {
+      for (let i = 0; i < 200; i++) {
+        const { body } = await h.gql(`{ project(projectId: "${filler(MB, i)}") { name } }`, {}, null);
+        expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      }
+    });
+  });
+
+  it('200 distinct 1 MB query texts that do not parse', async () => {
+    await within(async () => {
+      for (let i = 0; i < 200; i++) {
+        const { body } = await h.gql(`{ project(projectId: "${filler(MB, i)}") { name }`, {}, null);
+        expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      }
+    });
+  });
+
+  it('three 50 MB graphql-ws messages', async () => {
+    await within(async () => {
+      for (let i = 0; i < 3; i++) {
+        const socket = new WebSocket(h.wsUrl, 'graphql-transport-ws');
+        await new Promise((resolve) => socket.once('open', resolve));
+        socket.send(JSON.stringify({ type: 'connection_init' }));
+        const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+        socket.send(
+          JSON.stringify({
+            id: '1',
+            type: 'subscribe',
+            payload: { query: `{ __typename } #${filler(50 * MB, i)}` },
+          }),
+        );
+        expect(await closed).toBe(1009);
+      }
+    });
+  });
+});
