@@ -189,12 +189,21 @@ const sleep = (ms: number, signal: RequestSignal) =>
     }
   });
 
+/**
+ * A Retry-After's wait is held between 1 second and an hour: a date in the past (or 0) must not
+ * retry at once, over and over, and 99,999,999 seconds overflowed setTimeout, which then fired
+ * after 1 ms (a poller made ~600 GETs a second). PostHog's longest window is the hour.
+ */
+export const RETRY_AFTER_SECONDS = { min: 1, max: 3_600 } as const;
+
 function retryAfterSeconds(value: string | string[] | undefined): number | null {
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) return null;
-  if (/^\d+$/.test(text.trim())) return Number(text.trim());
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  const trimmed = text.trim();
+  const at = /^\d+$/.test(trimmed) ? Date.now() + Number(trimmed) * 1000 : Date.parse(trimmed);
+  if (Number.isNaN(at)) return null;
+  const seconds = Math.ceil((at - Date.now()) / 1000);
+  return Math.min(RETRY_AFTER_SECONDS.max, Math.max(RETRY_AFTER_SECONDS.min, seconds));
 }
 
 function queryString(query: UpstreamCall['query']): string {

@@ -1,0 +1,70 @@
+// Retry-After is the upstream's word, and words can be absurd: a wait of 99,999,999 seconds (or a
+// date years ahead) overflowed setTimeout, which then fired after 1 ms (the activity poller hot-
+// looped at ~600 GETs a second), and a date in the past answered RATE_LIMITED with retryAfter 0
+// instead of retrying. Waits are now between 1 second and an hour, both ways.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness.ts';
+import { subscribe } from '../live/clients.ts';
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const FAR = ['99999999', new Date(Date.now() + 10 * 365 * 86_400_000).toUTCString()];
+
+describe('Retry-After, sane both ways', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { ACTIVITY_POLL_MS: '100' } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.reset());
+
+  const polls = () => h.upstreamCalls().filter((c) => c.path.endsWith('/activity_log/'));
+
+  it.each(FAR)('a poller told to wait %s waits an hour, not 1 ms', async (retryAfter) => {
+    const s = subscribe(h, 'sse', 'phx_full', 'subscription { activityAdded(projectId: "1") { id } }');
+    const event = s.next();
+    for (let i = 0; i < 100 && polls().length === 0; i++) await settle(10);
+    h.upstream.faults.add({
+      path: '/activity_log/',
+      action: { kind: 'status', status: 429, headers: { 'retry-after': retryAfter } },
+      times: 1_000,
+    });
+    for (let i = 0; i < 100 && !polls().some((c) => c.status === 429); i++) await settle(10);
+    const limited = (await event).value;
+    expect(limited.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 3600 });
+    await settle(500);
+    expect(polls().filter((c) => c.status === 429)).toHaveLength(1);
+    await s.return();
+    s.dispose();
+  });
+
+  it.each(
+    FAR,
+  )('a query told to wait %s is RATE_LIMITED with retryAfter 3600, after one call', async (retryAfter) => {
+    h.upstream.faults.add({
+      path: '/api/projects/1/',
+      action: { kind: 'status', status: 429, headers: { 'retry-after': retryAfter } },
+      times: 1,
+    });
+    const { body } = await h.gql('{ project(projectId: "1") { name } }');
+    expect(body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 3600 });
+    expect(h.upstreamCalls()).toHaveLength(1);
+  });
+
+  it('a query told to wait until a date in the past is retried after a second, and answers', async () => {
+    h.upstream.faults.add({
+      path: '/api/projects/1/',
+      action: {
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': new Date(Date.now() - 60_000).toUTCString() },
+      },
+      times: 1,
+    });
+    const { body } = await h.gql('{ project(projectId: "1") { name } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data.project.name).toBe('Hedgebox (production)');
+    const calls = h.upstreamCalls();
+    expect(calls.map((c) => c.status)).toEqual([429, 200]);
+    expect(calls[1]!.start - calls[0]!.end).toBeGreaterThanOrEqual(990);
+  });
+});
