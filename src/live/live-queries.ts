@@ -9,7 +9,7 @@
 // A re-run's answer is pushed only when it differs from the last one pushed. Nothing is shared
 // between keys: each live query runs in its own request's context, and a write wakes only the
 // live queries of its own key. Live queries share the subscriptions' slots (subscription-slots.ts).
-import { getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
+import { type ExecutionResult, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Repeater } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
@@ -34,6 +34,20 @@ function resourcesRead(context: GatewayContext): Resource[] {
 
 type Execute = (args: never) => unknown;
 
+/**
+ * Whether an answer says the key itself is refused: UNAUTHENTICATED anywhere (the upstream does
+ * not know the key), or FORBIDDEN with nothing answered. Re-running would only ask again (five
+ * live queries of 49 ids under an invented key made 1,250 upstream 401s in 10 s).
+ */
+function refusesTheKey(result: unknown): boolean {
+  const { data, errors } = result as ExecutionResult;
+  if (!errors?.length) return false;
+  const codes = errors.map((e) => e.extensions?.code);
+  if (codes.includes('UNAUTHENTICATED')) return true;
+  const answered = data && Object.values(data).some((value) => value !== null);
+  return !answered && codes.includes('FORBIDDEN');
+}
+
 function liveResults(live: LiveServices, execute: Execute, args: { contextValue?: unknown }) {
   const context = args.contextValue as GatewayContext;
   const authorization = context.authorization?.trim() ? context.authorization : null;
@@ -50,6 +64,8 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
     let running: Promise<void> | null = null;
     let again = false;
     let timer: NodeJS.Timeout | null = null;
+    /** Set once the live query is over: no round is scheduled after it. */
+    let ended = false;
 
     const rerun = async (first: boolean) => {
       if (!first) context.renew();
@@ -62,8 +78,14 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
         // hold back the next round (the Repeater buffers what it has not read).
         void push(result);
       }
+      // As activityAdded does: a key the upstream refuses ends the live query, and its slot.
+      if (refusesTheKey(result)) {
+        ended = true;
+        stop();
+      }
     };
     const schedule = (ms: number) => {
+      if (ended) return;
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => void wake(), ms);
       timer.unref();
@@ -90,6 +112,7 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
 
     await round(true);
     await stop;
+    ended = true;
     if (timer) clearTimeout(timer);
     stopWake();
     stopClose();

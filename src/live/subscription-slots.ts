@@ -13,6 +13,11 @@ export class SubscriptionSlots {
     private readonly maxInProcess: number,
   ) {}
 
+  /** Slots taken now, all keys together. */
+  get open(): number {
+    return this.total;
+  }
+
   /** Throws when no slot is free. */
   check(key: KeyHash): void {
     const mine = this.perKey.get(key) ?? 0;

@@ -7,8 +7,18 @@ import { type Resource, resourceOf } from './resources.ts';
 
 export type KeyHash = string & { readonly __keyHash: unique symbol };
 
+/**
+ * One hash per key however its header is spelled: `Bearer  phx_…`, `Bearer\tphx_…` and
+ * `bearer phx_…` are one key, so spelling it otherwise wins no more subscription slots.
+ */
 export const hashKey = (authorization: string): KeyHash =>
-  createHash('sha256').update(authorization).digest('hex') as KeyHash;
+  createHash('sha256').update(normalizeAuthorization(authorization)).digest('hex') as KeyHash;
+
+/** The scheme in lower case, one space, the credentials: how slots and wakes tell keys apart. */
+export function normalizeAuthorization(authorization: string): string {
+  const [scheme = '', ...rest] = authorization.trim().split(/\s+/);
+  return `${scheme.toLowerCase()} ${rest.join(' ')}`;
+}
 
 type Listener = (written: Resource) => void;
 
