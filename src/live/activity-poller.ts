@@ -1,7 +1,9 @@
 // One poller of a project's activity log, for every subscriber of one key with the same
 // arguments. It polls with that key every ACTIVITY_POLL_MS (or at once when a write of that key
-// to the project wakes it) and hands each subscriber every entry newer than what it has seen,
-// oldest first, each once.
+// to the project wakes it) and hands each subscriber every entry newer than what it has seen, in
+// the upstream's order reversed (oldest first: never re-sorted by a millisecond date, which put
+// entries of one millisecond newest first), each once, following the log's pages back to the
+// last entry seen (readNews).
 // - The first poll is the baseline: entries already in the log are not news, except those made
 //   after the first subscriber came (a write racing the subscription is still delivered).
 // - 429: the client waits out a Retry-After that fits its deadline; a longer one is waited here.
@@ -11,6 +13,7 @@
 import type { GraphQLError } from 'graphql';
 import { createLoaders } from '../loaders.ts';
 import { RequestSignal, type UpstreamClient } from '../upstream/client.ts';
+import { codedError } from '../upstream/errors.ts';
 import type { ActivityEntryRecord } from '../upstream/types.ts';
 
 export interface ActivityArgs {
@@ -36,7 +39,20 @@ export interface PollerOptions {
 }
 
 const MAX_BACKOFF_MS = 60_000;
+/**
+ * How far back one poll follows the log (100 entries a page): past it, the older news is left
+ * out and the subscribers are told so, once, before the entries that are delivered.
+ */
+const MAX_CATCH_UP_PAGES = 10;
+/** More than one poll's catch-up, so that the entry a poll stops at is still known. */
 const SEEN_MAX = 2_000;
+
+const catchUpExceeded = () =>
+  codedError(
+    'QUERY_TOO_COMPLEX',
+    `More than ${MAX_CATCH_UP_PAGES} pages of activity arrived between two polls: the older entries were left out (read them with Project.activityLog).`,
+    { measure: 'activityCatchUpPages', limit: MAX_CATCH_UP_PAGES },
+  );
 const ENDING_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
 
 export class ActivityPoller {
@@ -103,9 +119,10 @@ export class ActivityPoller {
     this.running = true;
     let nextMs = this.options.pollMs;
     try {
-      const entries = await this.readFirstPage();
+      const { fresh, leftOut } = await this.readNews();
       this.failures = 0;
-      for (const entry of this.news(entries)) this.emit({ kind: 'entry', entry });
+      if (leftOut) this.emit({ kind: 'error', error: catchUpExceeded() });
+      for (const entry of fresh) this.emit({ kind: 'entry', entry });
     } catch (error) {
       if (this.stopped) return;
       const coded = error as GraphQLError;
@@ -132,36 +149,56 @@ export class ActivityPoller {
     this.schedule(nextMs);
   }
 
-  private async readFirstPage(): Promise<ActivityEntryRecord[]> {
+  /**
+   * The entries that are news, in the upstream's order (oldest first), and whether older news was
+   * left out. The log is read newest first, page after page, back to the first entry already
+   * seen: however many arrived between two polls, none is lost, up to MAX_CATCH_UP_PAGES pages.
+   * The first poll reads one page: what it holds is the baseline (news only if made after the
+   * first subscriber came).
+   */
+  private async readNews(): Promise<{ fresh: ActivityEntryRecord[]; leftOut: boolean }> {
     const { client, authorization, args, pollDeadlineMs } = this.options;
     const upstream = client.forCaller({
       authorization,
       signal: this.signal,
       deadline: Date.now() + pollDeadlineMs,
     });
-    const page = await createLoaders(upstream).activityPage.load({
-      projectId: args.projectId,
-      cursor: null,
-      filters: { scope: args.scope, itemId: args.itemId, userId: args.userId },
-    });
-    const entries: ActivityEntryRecord[] = [];
-    for (let i = 0; page.has(i); i++) entries.push(page.at(i));
-    return entries;
+    const loaders = createLoaders(upstream);
+    const filters = { scope: args.scope, itemId: args.itemId, userId: args.userId };
+    const first = !this.baselined;
+    const newestFirst: ActivityEntryRecord[] = [];
+    let cursor: string | null = null;
+    for (let pages = 1; ; pages++) {
+      const page = await loaders.activityPage.load({ projectId: args.projectId, cursor, filters });
+      let reachedSeen = false;
+      for (let i = 0; page.has(i); i++) {
+        const entry = page.at(i);
+        if (this.seen.has(entry.id)) {
+          reachedSeen = true;
+          break;
+        }
+        newestFirst.push(entry);
+      }
+      const next = page.nextCursor;
+      if (first || reachedSeen || !next || next === cursor) break;
+      if (pages >= MAX_CATCH_UP_PAGES) return this.delivered(newestFirst, first, true);
+      cursor = next;
+    }
+    return this.delivered(newestFirst, first, false);
   }
 
-  /** The entries not seen before, oldest first; the first poll's only when made after the baseline. */
-  private news(entries: ActivityEntryRecord[]): ActivityEntryRecord[] {
-    const first = !this.baselined;
+  /** Marks `newestFirst` seen and returns what of it is news, oldest first. */
+  private delivered(newestFirst: ActivityEntryRecord[], first: boolean, leftOut: boolean) {
     this.baselined = true;
     const fresh: ActivityEntryRecord[] = [];
-    for (const entry of entries) {
-      if (this.seen.has(entry.id)) continue;
+    for (let i = newestFirst.length - 1; i >= 0; i--) {
+      const entry = newestFirst[i]!;
       this.seen.add(entry.id);
       if (!first || Date.parse(entry.createdAt) >= this.baseline!) fresh.push(entry);
     }
     if (this.seen.size > SEEN_MAX) {
       for (const id of [...this.seen].slice(0, this.seen.size - SEEN_MAX)) this.seen.delete(id);
     }
-    return fresh.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    return { fresh, leftOut };
   }
 }
