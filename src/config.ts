@@ -33,6 +33,12 @@ export interface Config {
   };
   /** One deadline for all the upstream work of a GraphQL request. */
   requestDeadlineMs: number;
+  /** What a caller may hold of the HTTP server (http-server.ts). */
+  server: {
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    maxConnections: number;
+  };
   limits: {
     depth: number;
     aliases: number;
@@ -168,6 +174,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       ),
     }),
     requestDeadlineMs: read('REQUEST_DEADLINE_MS', integer(1, 600_000), 25_000),
+    server: Object.freeze({
+      requestTimeoutMs: read('REQUEST_TIMEOUT_MS', integer(1_000, 600_000), 30_000),
+      headersTimeoutMs: read('HEADERS_TIMEOUT_MS', integer(1_000, 600_000), 10_000),
+      maxConnections: read('MAX_CONNECTIONS', integer(1, 1_000_000), 10_000),
+    }),
     limits: Object.freeze({
       depth: read('MAX_DEPTH', integer(1, 100), 12),
       aliases: read('MAX_ALIASES', integer(1, 1_000), 30),
@@ -196,6 +207,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     }),
     persistedOperations: Object.freeze({ manifest: null, only: persistedOnly }),
   };
+  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
+    problems.push(
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   if (manifestFile) {
     let manifest: PersistedManifest;

@@ -2,9 +2,9 @@
 // reference upstream and points the gateway at it, so `npm start` works with no PostHog at hand.
 // With WORKERS > 1 this process supervises the workers (workers.ts), each of which runs serve().
 import cluster from 'node:cluster';
-import { createServer } from 'node:http';
 import { createGateway, createLiveServices, createUpstreamClient } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { createHttpServer } from './http-server.ts';
 import { attachGraphQLWebSocket } from './live/websocket.ts';
 import { createLogger } from './operation-log.ts';
 import { serveClusterMetrics } from './operations/cluster-metrics.ts';
@@ -96,7 +96,7 @@ async function serve(): Promise<void> {
     live,
     clusterWorker: cluster.isWorker,
   });
-  const server = createServer(gateway);
+  const server = createHttpServer(gateway, config);
   const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
 
   server.listen(config.port, config.host, () => {

@@ -1,11 +1,12 @@
 // The reference upstream on port 0 and the gateway in front of it, on a real HTTP server on
 // port 0. gql() posts a GraphQL request with a caller's key; upstreamCalls() reads the
 // reference upstream's request log.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createGateway, createLiveServices, createUpstreamClient } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { createHttpServer } from '../src/http-server.ts';
 import type { LiveServices } from '../src/live/services.ts';
 import { attachGraphQLWebSocket } from '../src/live/websocket.ts';
 import { createLogger } from '../src/operation-log.ts';
@@ -87,7 +88,7 @@ export async function startGatewayServer(
     tracing,
     live,
   });
-  const server: Server = createServer(gateway);
+  const server: Server = createHttpServer(gateway, config);
   const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -39,6 +39,10 @@ function outcomeOf(operation: FinishedOperation): string {
   return operation.hasData ? 'partial' : 'error';
 }
 
+/** Whether the upstream answered one of the operation's calls with anything but 401. */
+const keyAccepted = (operation: FinishedOperation) =>
+  operation.calls?.attempts.some((attempt) => attempt.status !== null && attempt.status !== 401) ?? false;
+
 export class GatewayMetrics {
   readonly registry = new Registry();
   /** The text /metrics answers: this registry's, or with WORKERS > 1 the whole cluster's. */
@@ -141,7 +145,7 @@ export class GatewayMetrics {
   }
 
   operationFinished = (operation: FinishedOperation): void => {
-    const name = this.names.label(operation.name);
+    const name = this.names.label(operation.name, keyAccepted(operation));
     // none: refused before execution (a syntax error, a limit, a persisted-operation refusal).
     const type = operation.type ?? 'none';
     const outcome = outcomeOf(operation);

@@ -1,6 +1,6 @@
 // Operation names as metric label values, bounded: a name is the caller's free text, so only
-// the names of the persisted-operation manifest and the first MAX_SEEN well-formed names this
-// process sees get a value of their own; every other name folds into `other`, and an operation
+// the names of the persisted-operation manifest and the first MAX_SEEN well-formed names of
+// operations that ran with a key the upstream accepted get a value of their own; every other name folds into `other`, and an operation
 // without a name is `anonymous`. A frontend sends a few dozen names, so in practice every real
 // name keeps its own series, and a client inventing names cannot grow the metrics without bound.
 const MAX_SEEN = 100;
@@ -17,10 +17,15 @@ export class OperationNames {
     this.known = new Set(manifestNames);
   }
 
-  label(name: string | null): string {
+  /**
+   * `mayLearn`: whether this operation may give a new name a value of its own. Only one whose key
+   * the upstream accepted may: 100 names invented without a key took every place before a real
+   * screen's name was seen.
+   */
+  label(name: string | null, mayLearn: boolean): string {
     if (!name) return ANONYMOUS;
     if (this.known.has(name)) return name;
-    if (this.seen >= MAX_SEEN || !WELL_FORMED.test(name)) return OTHER_OPERATION;
+    if (!mayLearn || this.seen >= MAX_SEEN || !WELL_FORMED.test(name)) return OTHER_OPERATION;
     this.seen++;
     this.known.add(name);
     return name;

@@ -180,3 +180,25 @@ describe('upstream answers become coded errors', () => {
       expect(text).not.toContain(secret);
   });
 });
+
+describe('upstream error text is capped', () => {
+  it('a 2 MB detail, code or attr reaches the caller and the log as at most 500 characters', async () => {
+    const h = await startHarness();
+    try {
+      const big = 'd'.repeat(2 * 1024 * 1024);
+      for (const status of [400, 403, 404, 500]) {
+        h.upstream.faults.add({
+          path: '/api/projects/1/',
+          action: { kind: 'status', status, body: { detail: big, code: big, attr: big } },
+          times: 1,
+        });
+        const { body } = await h.gql('{ project(projectId: "1") { name } }');
+        expect(body.errors[0].message).toHaveLength(500);
+        expect(JSON.stringify(body).length).toBeLessThan(2_000);
+      }
+      expect(h.logs.join('\n').length).toBeLessThan(20_000);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -90,9 +90,12 @@ describe('Prometheus metrics', () => {
       delta('gateway_graphql_operations_total', { operation: 'Screen', type: 'query', outcome: 'success' }),
     ).toBe(1);
     expect(delta('gateway_graphql_operations_total', { operation: 'Partial', outcome: 'partial' })).toBe(1);
+    // Refused by a limit before it ran: its name is no label of its own (only operations whose key
+    // the upstream accepted may add one).
     expect(
-      delta('gateway_graphql_operations_total', { operation: 'Bomb', type: 'query', outcome: 'error' }),
+      delta('gateway_graphql_operations_total', { operation: 'other', type: 'query', outcome: 'error' }),
     ).toBe(1);
+    expect(total(after, 'gateway_graphql_operations_total', { operation: 'Bomb' })).toBe(0);
     expect(delta('gateway_graphql_operations_total', { operation: 'anonymous' })).toBe(1);
     expect(delta('gateway_graphql_operation_duration_seconds_count', { operation: 'Log' })).toBe(1);
     expect(delta('gateway_graphql_errors_total', { code: 'UPSTREAM_ERROR' })).toBe(1);
@@ -132,6 +135,33 @@ describe('Prometheus metrics', () => {
     }
     const text = JSON.stringify(samples);
     for (const secret of ['phx_', 'Bearer', '/1/', '/7/', 'databaseId']) expect(text).not.toContain(secret);
+  });
+});
+
+describe('operation names as labels', () => {
+  it('only operations whose key the upstream accepted add a name: 100 invented without a key take no place', async () => {
+    const h = await startHarness({ env: { METRICS_TOKEN: TOKEN } });
+    try {
+      for (let i = 0; i < 100; i++) {
+        const { body } = await h.gql(`query Junk${i} { project(projectId: "1") { name } }`, {}, null);
+        expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      }
+      await h.gql('query Invented { project(projectId: "1") { name } }', {}, 'phx_wrong_key_123');
+      expect(
+        (await h.gql('query RealScreen { project(projectId: "1") { name } }')).body.errors,
+      ).toBeUndefined();
+      const response = await fetch(h.url.replace('/graphql', '/metrics'), {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      const samples = parsePrometheus(await response.text());
+      const names = new Set(
+        samples.filter((s) => s.name === 'gateway_graphql_operations_total').map((s) => s.labels.operation),
+      );
+      expect(names).toEqual(new Set(['other', 'RealScreen']));
+      expect(total(samples, 'gateway_graphql_operations_total', { operation: 'other' })).toBe(101);
+    } finally {
+      await h.close();
+    }
   });
 });
 
