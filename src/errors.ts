@@ -12,17 +12,21 @@ const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
 /** Told of every error masked: what it was, and the masked error the caller gets instead. */
 export type UnexpectedErrorReporter = (error: unknown, masked: GraphQLError) => void;
 
-/** The same error, located where it was, with one of the stable codes. */
-function withCode(error: GraphQLError, code: ErrorCode): GraphQLError {
+/** The same error, located where it was, with other extensions. */
+export function withExtensions(error: GraphQLError, extensions: Record<string, unknown>): GraphQLError {
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
     originalError: error.originalError,
-    extensions: { ...error.extensions, code },
+    extensions,
   });
 }
+
+/** The same error, located where it was, with one of the stable codes. */
+const withCode = (error: GraphQLError, code: ErrorCode) =>
+  withExtensions(error, { ...error.extensions, code });
 
 /** yoga's maskError; what it masks goes to `reportUnexpected` (the log), never to the caller. */
 export const createMaskError =

@@ -19,12 +19,12 @@ import {
   BREAK,
   type DocumentNode,
   type ExecutionResult,
-  GraphQLError,
   Kind,
   type OperationDefinitionNode,
   visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { withExtensions } from './errors.ts';
 import { MAX_CACHED_TEXT } from './limits/bounded-cache.ts';
 
 export function jitCanRun(document: DocumentNode): boolean {
@@ -96,16 +96,7 @@ interface Decision {
 function asRequestErrors(result: ExecutionResult): ExecutionResult {
   if ('data' in result || !result.errors?.length) return result;
   const errors = result.errors.map((error) =>
-    error.extensions?.http
-      ? error
-      : new GraphQLError(error.message, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          path: error.path,
-          originalError: error.originalError,
-          extensions: { ...error.extensions, http: { status: 400 } },
-        }),
+    error.extensions?.http ? error : withExtensions(error, { ...error.extensions, http: { status: 400 } }),
   );
   return { ...result, errors };
 }

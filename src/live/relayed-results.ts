@@ -5,8 +5,8 @@
 // operation log, metrics), instead of serialising it to be parsed back. The HTTP answer itself
 // is then empty.
 import type { ExecutionResult } from 'graphql';
-import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { withExtensions } from '../errors.ts';
 
 export type RelayedResult = ExecutionResult | AsyncIterable<ExecutionResult>;
 
@@ -28,14 +28,7 @@ export function withoutHttp(result: ExecutionResult): ExecutionResult {
   const errors = result.errors.map((error) => {
     if (!error.extensions?.http) return error;
     const { http: _, ...extensions } = error.extensions;
-    return new GraphQLError(error.message, {
-      nodes: error.nodes,
-      source: error.source,
-      positions: error.positions,
-      path: error.path,
-      originalError: error.originalError,
-      extensions,
-    });
+    return withExtensions(error, extensions);
   });
   return { ...result, errors };
 }
