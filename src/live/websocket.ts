@@ -3,10 +3,11 @@
 // One door: each `subscribe` message is run as the POST request it stands for, through the
 // gateway's own fetch handler, so that a WebSocket operation meets everything an HTTP one does
 // (body limit, safelist and persisted operations, limits, codes, masking, the operation log,
-// metrics and traces, mutations). Its answer comes back as JSON (one result) or as an event
-// stream (subscriptions, @live, @defer), and is relayed as `next` messages; a request refused
-// before it runs (parse, validation, safelist, limits) is an `error` message for that operation
-// alone. When the client completes the operation or goes away, the request is aborted, as an HTTP
+// metrics and traces, mutations). Its result (one, or the stream of a subscription, @live or
+// @defer) is taken from the pipeline before it would be written (relayed-results.ts) and relayed
+// as `next` messages; a request refused before it runs (parse, validation, safelist, limits, no
+// key) is relayed the same way, as SSE relays it: that operation fails alone, the socket goes on.
+// When the client completes the operation or goes away, the request is aborted, as an HTTP
 // client's disconnect aborts it.
 //
 // A browser cannot set headers on a WebSocket, so the key comes in the connection_init payload

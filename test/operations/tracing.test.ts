@@ -4,7 +4,9 @@
 // received it, and no key, header value or variable value anywhere in what was exported.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { type Harness, startHarness } from '../harness.ts';
 
 interface ExportedSpan {
@@ -132,6 +134,27 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     for (const secret of ['phx_full', 'Bearer', '"2"', 'databaseId', '/pipeline_destination_configs/2/']) {
       expect(exported).not.toContain(secret);
     }
+  });
+
+  it('ends a span per operation over graphql-ws too, with a child per upstream attempt', async () => {
+    const before = receiver.spans.length;
+    const client = createWsClient({
+      url: h.wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: 'Bearer phx_full' },
+      retryAttempts: 0,
+    });
+    const iterator = client.iterate({ query: 'query OverSocket { project(projectId: "1") { name } }' });
+    expect((await iterator.next()).value.data.project.name).toBe('Hedgebox (production)');
+    await iterator.return?.();
+    await client.dispose();
+    // Exported means ended: a span never ended is never sent.
+    await receiver.waitFor(() => receiver.spans.slice(before).some((s) => s.name === 'query OverSocket'));
+    const operation = receiver.spans.slice(before).find((s) => s.name === 'query OverSocket')!;
+    await receiver.waitFor(() => receiver.spans.some((s) => s.parentSpanId === operation.spanId));
+    const attempts = receiver.spans.filter((s) => s.parentSpanId === operation.spanId);
+    expect(attempts.map((s) => s.name)).toEqual(['GET /api/projects/:project_id/']);
+    expect(receiver.bodies.join('\n')).not.toContain('phx_full');
   });
 
   it('starts a new trace when the caller sends none', async () => {
