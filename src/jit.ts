@@ -6,6 +6,8 @@
 // - a variable that stands as an input object's field (`input: {id: $id, name: $n}`) and is not
 //   given becomes `name: null`, where graphql-js leaves `name` out (and a write would then wipe
 //   the name): such a request, and only such a request, runs on graphql-js;
+// - a variable inside a literal of a custom scalar (`filters: {events: [$e]}`, JSON): graphql-jit
+//   parses such a literal once, with no variables, and writes null where the variable stands;
 // - @envelop/graphql-jit keeps one compiled query per document, whatever the operationName, so a
 //   document holding several operations could run the wrong one;
 // - subscriptions, @live queries and @defer/@stream answer in several parts, which only the
@@ -19,9 +21,14 @@ import {
   BREAK,
   type DocumentNode,
   type ExecutionResult,
+  type GraphQLSchema,
+  getNullableType,
+  isScalarType,
   Kind,
   type OperationDefinitionNode,
+  TypeInfo,
   visit,
+  visitWithTypeInfo,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { withExtensions } from './errors.ts';
@@ -82,6 +89,34 @@ export function variablesInObjectFields(document: DocumentNode): string[] {
   return [...found];
 }
 
+/** Whether a variable stands inside an object or list literal of a scalar type (JSON). */
+export function hasVariableInScalarLiteral(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let scalarLiterals = 0;
+  let found = false;
+  // visitWithTypeInfo has entered the node when these run: an object literal's own type is the
+  // input type, a list literal's is the parent's (the input type is then its item's).
+  const enter = (type: unknown) => {
+    if (scalarLiterals > 0 || isScalarType(getNullableType(type as never))) scalarLiterals++;
+  };
+  const leave = () => {
+    if (scalarLiterals > 0) scalarLiterals--;
+  };
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      ObjectValue: { enter: () => enter(typeInfo.getInputType()), leave },
+      ListValue: { enter: () => enter(typeInfo.getParentInputType()), leave },
+      Variable() {
+        if (scalarLiterals === 0) return undefined;
+        found = true;
+        return BREAK;
+      },
+    }),
+  );
+  return found;
+}
+
 interface Decision {
   canRun: boolean;
   /** Variables the request must give for the compiled query to answer as graphql-js would. */
@@ -124,10 +159,10 @@ function useCompiledExecution(): Plugin {
   return useGraphQlJit(
     {},
     {
-      enableIf: ({ document, variableValues }) => {
+      enableIf: ({ schema, document, variableValues }) => {
         let decision = decided.get(document);
         if (decision === undefined) {
-          const canRun = jitCanRun(document);
+          const canRun = jitCanRun(document) && !hasVariableInScalarLiteral(schema, document);
           decision = { canRun, mustBeGiven: canRun ? variablesInObjectFields(document) : [] };
           decided.set(document, decision);
         }

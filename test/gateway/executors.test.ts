@@ -40,6 +40,17 @@ describe.each(
     expect(sent).toEqual({ enabled: false });
   });
 
+  it('a variable inside a JSON literal is sent as given', async () => {
+    const { body } = await h.gql(
+      `mutation($id: ID!, $event: String) {
+        updateDestinationConfig(input: {id: $id, filters: {events: [$event]}}) { destinationConfig { filters } } }`,
+      { id: configId('1', 2), event: '$pageview' },
+    );
+    expect(body.errors).toBeUndefined();
+    expect(body.data.updateDestinationConfig.destinationConfig.filters).toEqual({ events: ['$pageview'] });
+    expect(writes()[0]!.body).toEqual({ filters: { events: ['$pageview'] } });
+  });
+
   it('a variable given as null is sent as null', async () => {
     const { body } = await h.gql(
       `mutation($id: ID!, $d: String) {
