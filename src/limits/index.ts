@@ -2,7 +2,12 @@
 // - body size, while the body is read (body-size.ts); how deep variables nest (input-depth.ts);
 // - tokens while parsing, depth, aliases and directives while validating (query-shape.ts);
 // - cost and upstream calls once the variables are known, before execution (query-cost.ts).
-import { type DocumentNode, type ExecutionArgs, getOperationAST } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  getOperationAST,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
 import { limitedBodyParser } from './body-size.ts';
@@ -23,29 +28,52 @@ const MAX_ESTIMATE_KEY_LENGTH = 4_096;
  * requests each with a distinct 1 MB undeclared variable kept 300 MB).
  */
 function cachedEstimator() {
-  const byDocument = new WeakMap<DocumentNode, Map<string, OperationEstimate | null>>();
+  /** Per document and operation name: the operation, the variables it declares, its estimates. */
+  const byDocument = new WeakMap<DocumentNode, Map<string, Estimates | null>>();
+  const estimatesOf = (args: ExecutionArgs): Estimates | null => {
+    let operations = byDocument.get(args.document);
+    if (!operations) {
+      operations = new Map();
+      byDocument.set(args.document, operations);
+    }
+    const name = args.operationName ?? '';
+    let found = operations.get(name);
+    if (found === undefined) {
+      const operation = getOperationAST(args.document, args.operationName);
+      found = operation
+        ? {
+            operation,
+            declared: (operation.variableDefinitions ?? []).map((d) => d.variable.name.value),
+            byVariables: new Map(),
+          }
+        : null;
+      operations.set(name, found);
+    }
+    return found;
+  };
   return (args: ExecutionArgs): OperationEstimate | null => {
-    const operation = getOperationAST(args.document, args.operationName);
-    if (!operation) return null;
+    const estimates = estimatesOf(args);
+    if (!estimates) return null;
     const given = args.variableValues ?? {};
-    const declared = (operation.variableDefinitions ?? []).map((d) => given[d.variable.name.value]);
-    const key = `${args.operationName ?? ''}\n${JSON.stringify(declared)}`;
+    const key = JSON.stringify(estimates.declared.map((name) => given[name]));
     if (key.length > MAX_ESTIMATE_KEY_LENGTH) {
-      return estimateOperation(args.schema, args.document, operation, given);
+      return estimateOperation(args.schema, args.document, estimates.operation, given);
     }
-    let cache = byDocument.get(args.document);
-    if (!cache) {
-      cache = new Map();
-      byDocument.set(args.document, cache);
-    }
+    const cache = estimates.byVariables;
     let estimate = cache.get(key);
     if (estimate === undefined) {
-      estimate = estimateOperation(args.schema, args.document, operation, given);
+      estimate = estimateOperation(args.schema, args.document, estimates.operation, given);
       if (cache.size >= ESTIMATES_PER_DOCUMENT) cache.clear();
       cache.set(key, estimate);
     }
     return estimate;
   };
+}
+
+interface Estimates {
+  operation: OperationDefinitionNode;
+  declared: string[];
+  byVariables: Map<string, OperationEstimate | null>;
 }
 
 export function useLimits(limits: Config['limits']): Plugin {
