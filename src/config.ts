@@ -5,7 +5,7 @@
 // life of the process to read a dozen variables once, and every MB a process holds at rest is
 // multiplied by V8's heap growth under load (npm run bench: idle and peak RSS).
 import { availableParallelism } from 'node:os';
-import { PersistedManifest } from './operations/persisted-manifest.ts';
+import { PersistedManifest } from './persisted-operations/manifest.ts';
 
 export interface Config {
   port: number;

@@ -3,8 +3,8 @@
 import type { ServerResponse } from 'node:http';
 import { tooComplex } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
-import { createLoaders, type Loaders } from './loaders.ts';
-import { requestIdOf } from './operations/request-id.ts';
+import { createLoaders, type Loaders } from './loaders/index.ts';
+import { requestIdOf } from './observability/request-id.ts';
 import {
   type CallerUpstream,
   ClientGone,

@@ -31,7 +31,7 @@ import {
   visitWithTypeInfo,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { withExtensions } from './errors.ts';
+import { withExtensions } from './errors/masking.ts';
 import { MAX_CACHED_TEXT } from './limits/bounded-cache.ts';
 
 export function jitCanRun(document: DocumentNode): boolean {

@@ -5,11 +5,11 @@ import cluster from 'node:cluster';
 import { createGateway, createLiveServices, createUpstreamClient } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createHttpServer } from './http-server.ts';
-import { attachGraphQLWebSocket } from './live/websocket.ts';
-import { createLogger } from './operation-log.ts';
-import { serveClusterMetrics } from './operations/cluster-metrics.ts';
-import { loadTracing } from './operations/load-tracing.ts';
-import { Readiness } from './operations/readiness.ts';
+import { serveClusterMetrics } from './observability/cluster-metrics.ts';
+import { loadTracing } from './observability/load-tracing.ts';
+import { createLogger } from './observability/operation-log.ts';
+import { Readiness } from './observability/readiness.ts';
+import { attachGraphQLWebSocket } from './websocket.ts';
 import { superviseWorkers } from './workers.ts';
 
 // PostHog refuses its custom actions (important changes among them) to every scoped key, so

@@ -8,10 +8,9 @@ import { createGateway, createLiveServices, createUpstreamClient } from '../src/
 import { loadConfig } from '../src/config.ts';
 import { createHttpServer } from '../src/http-server.ts';
 import type { LiveServices } from '../src/live/services.ts';
-import { attachGraphQLWebSocket } from '../src/live/websocket.ts';
-import { createLogger } from '../src/operation-log.ts';
-import { loadTracing } from '../src/operations/load-tracing.ts';
-import { Readiness } from '../src/operations/readiness.ts';
+import { loadTracing } from '../src/observability/load-tracing.ts';
+import { createLogger } from '../src/observability/operation-log.ts';
+import { Readiness } from '../src/observability/readiness.ts';
 import type { Dialect } from '../src/reference-upstream/dialect.ts';
 import {
   type ReferenceUpstream,
@@ -19,6 +18,7 @@ import {
   type RequestLogEntry,
   startReferenceUpstream,
 } from '../src/reference-upstream/server.ts';
+import { attachGraphQLWebSocket } from '../src/websocket.ts';
 
 export interface GqlAnswer {
   status: number;

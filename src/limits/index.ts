@@ -10,9 +10,9 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
+import { estimateOperation, type OperationEstimate } from '../schema/cost.ts';
 import { limitedBodyParser } from './body-size.ts';
 import { checkInputDepth } from './input-depth.ts';
-import { estimateOperation, type OperationEstimate } from './query-cost.ts';
 import { maxAliasesRule, maxDepthRule, maxDirectivesRule, parseWithTokenLimit } from './query-shape.ts';
 import { tooComplex } from './too-complex.ts';
 

@@ -6,7 +6,7 @@
 // is then empty.
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { withExtensions } from '../errors.ts';
+import { withExtensions } from '../errors/masking.ts';
 
 export type RelayedResult = ExecutionResult | AsyncIterable<ExecutionResult>;
 

@@ -1,14 +1,14 @@
 // ActivityLogEntry, its connection over the upstream's cursor list, important changes, and the
 // bookmark mutation.
 import type { GatewayContext } from '../context.ts';
-import type { ActivityFilters } from '../loaders.ts';
+import type { ActivityFilters } from '../loaders/index.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import { isNotFound } from '../upstream/errors.ts';
 import { PATHS, validateProjectId } from '../upstream/paths.ts';
 import { type ActivityEntryRecord, normalizeEntry } from '../upstream/types.ts';
 import { builder } from './builder.ts';
-import { cursorConnection } from './cursor-connection.ts';
-import type { ConnectionArgs } from './pagination.ts';
+import type { ConnectionArgs } from './connections/connection.ts';
+import { cursorConnection } from './connections/cursor.ts';
 import {
   ActivityLogEntryRef,
   ActivityUserRef,

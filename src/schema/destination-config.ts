@@ -1,6 +1,6 @@
 // DestinationConfig, its connection, the Project fields that reach it, and its mutations.
 import type { GatewayContext } from '../context.ts';
-import type { ConfigKey } from '../loaders.ts';
+import type { ConfigKey } from '../loaders/index.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import { type ConfigWrite, configWriteBody } from '../upstream/config-body.ts';
 import { badUserInput, isNotFound, writeAppliedButUnread } from '../upstream/errors.ts';
@@ -8,8 +8,8 @@ import { PATHS, validateConfigId, validateProjectId } from '../upstream/paths.ts
 import { type ConfigRecord, normalizeConfig } from '../upstream/types.ts';
 import { ActivityLogConnection, activityConnection, CONFIG_SCOPE } from './activity-log.ts';
 import { builder } from './builder.ts';
+import { offsetConnection } from './connections/offset.ts';
 import { configGlobalId, decodeConfigGlobalId } from './global-id.ts';
-import { offsetConnection } from './offset-connection.ts';
 import { projectRecord } from './project.ts';
 import {
   ActivityLogEntryRef,

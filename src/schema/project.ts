@@ -5,8 +5,8 @@ import { mapMaybePromise } from '../maybe-promise.ts';
 import { validateProjectId } from '../upstream/paths.ts';
 import type { ProjectRecord } from '../upstream/types.ts';
 import { builder } from './builder.ts';
+import { offsetConnection } from './connections/offset.ts';
 import { projectGlobalId } from './global-id.ts';
-import { offsetConnection } from './offset-connection.ts';
 import { isRecordOf, ProjectRef } from './refs.ts';
 
 const PROJECTS_LIST = () => 'projects';

@@ -1,6 +1,6 @@
 // The object types' references, declared apart from their fields so that resource files can
 // point at each other without import cycles.
-import type { FrontendRecord, ImportantChangesRecord } from '../loaders.ts';
+import type { FrontendRecord, ImportantChangesRecord } from '../loaders/index.ts';
 import type {
   ActivityEntryRecord,
   ActivityUserRecord,

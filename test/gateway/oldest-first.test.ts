@@ -8,7 +8,7 @@ import { createUpstreamClient } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { RequestSignal } from '../../src/upstream/client.ts';
 import { type Harness, startHarness } from '../harness.ts';
-import { parsePrometheus, total } from '../operations/prometheus.ts';
+import { parsePrometheus, total } from '../observability/prometheus.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 const CONFIGS_OF_1 = '/api/projects/1/pipeline_destination_configs/';

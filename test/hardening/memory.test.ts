@@ -6,7 +6,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { sha256 } from '../../src/operations/persisted-manifest.ts';
+import { sha256 } from '../../src/persisted-operations/manifest.ts';
 import { type Harness, startHarness } from '../harness.ts';
 
 v8.setFlagsFromString('--expose-gc');

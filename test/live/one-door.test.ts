@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { sha256 } from '../../src/operations/persisted-manifest.ts';
+import { sha256 } from '../../src/persisted-operations/manifest.ts';
 import { type Harness, startHarness } from '../harness.ts';
-import { parsePrometheus, total } from '../operations/prometheus.ts';
+import { parsePrometheus, total } from '../observability/prometheus.ts';
 import { subscribe } from './clients.ts';
 
 const TRANSPORTS = ['post', 'get', 'sse', 'ws'] as const;

@@ -2,7 +2,7 @@
 // cross-link that names a few configs. Both give what parsing the page whole gave, and a bad
 // entry fails where it is read, not the entries beside it.
 import { describe, expect, it } from 'vitest';
-import { ListedConfigs } from '../../src/listed-configs.ts';
+import { ListedConfigs } from '../../src/loaders/listed-configs.ts';
 import { normalizeConfig, normalizeOffsetPage } from '../../src/upstream/types.ts';
 import { codeOf } from './code-of.ts';
 

@@ -5,9 +5,8 @@
 // An edge's cursor remembers the upstream page it came from (by the upstream cursor that read
 // it), its index there and the entry's id. Paging resumes at any edge, mid-page included, and an
 // entry pushed down the first page by newer ones is found again by its id.
-import { badUserInput } from '../upstream/errors.ts';
-import type { CursorPage } from '../upstream/types.ts';
-import { decodeCursor, indexField, invalidCursor } from './cursors.ts';
+import { badUserInput } from '../../upstream/errors.ts';
+import type { CursorPage } from '../../upstream/types.ts';
 import {
   type Connection,
   type ConnectionArgs,
@@ -18,7 +17,8 @@ import {
   type NamedList,
   nameOf,
   PageInfo,
-} from './pagination.ts';
+} from './connection.ts';
+import { decodeCursor, indexField, invalidCursor } from './cursors.ts';
 
 /** How many upstream pages one connection may read (a loop guard, and the budget's figure). */
 export const MAX_UPSTREAM_PAGES = 10;

@@ -2,8 +2,7 @@
 // of offsets, `first` keeps its head and `last` its tail; the window is then read in one upstream
 // call (two when `last` is used without `before`, since the end of the list is known only from
 // the upstream's `count`). A cursor is the list's name and an offset.
-import type { OffsetPage } from '../upstream/types.ts';
-import { decodeCursor, indexField } from './cursors.ts';
+import type { OffsetPage } from '../../upstream/types.ts';
 import {
   type Connection,
   type ConnectionArgs,
@@ -13,7 +12,8 @@ import {
   type ListName,
   nameOf,
   PageInfo,
-} from './pagination.ts';
+} from './connection.ts';
+import { decodeCursor, indexField } from './cursors.ts';
 
 async function offsetOf(list: ListName, cursor: string, argument: string): Promise<number> {
   return indexField(decodeCursor(cursor, await list(), argument)[0], argument);

@@ -13,7 +13,7 @@
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { BoundedCache, stringBytes } from '../limits/bounded-cache.ts';
 import { badUserInput, codedError } from '../upstream/errors.ts';
-import { type PersistedManifest, sha256 } from './persisted-manifest.ts';
+import { type PersistedManifest, sha256 } from './manifest.ts';
 
 export interface PersistedOperationsOptions {
   manifest: PersistedManifest | null;

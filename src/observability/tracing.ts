@@ -13,9 +13,9 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { routeTemplate } from '../operations/route-template.ts';
 import type { AttemptObservation, RetryReason, UpstreamCall, UpstreamObserver } from '../upstream/client.ts';
 import type { FinishedOperation } from './operation-record.ts';
-import { routeTemplate } from './route-template.ts';
 
 export interface TracingOptions {
   /** OTEL_EXPORTER_OTLP_ENDPOINT: spans go to `<endpoint>/v1/traces`. */

@@ -3,6 +3,7 @@
 // route templates (route-template.ts), error codes and limit measures are closed lists, and no
 // key, header, raw path, id or variable is ever a label.
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { routeTemplate } from '../operations/route-template.ts';
 import type {
   AttemptObservation,
   UpstreamCall,
@@ -12,7 +13,6 @@ import type {
 import { ERROR_CODES } from '../upstream/errors.ts';
 import { OperationNames } from './operation-names.ts';
 import type { FinishedOperation } from './operation-record.ts';
-import { routeTemplate } from './route-template.ts';
 import { SeriesCounter, SeriesHistogram } from './series.ts';
 
 const KNOWN_CODES = new Set<string>(ERROR_CODES);

@@ -4,9 +4,8 @@
 // fetched again (fields a list answer does not carry are fetched through `retrieveConfig`).
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
-import { configKey, ListedConfigs } from './listed-configs.ts';
-import type { CallerUpstream } from './upstream/client.ts';
-import { PATHS } from './upstream/paths.ts';
+import type { CallerUpstream } from '../upstream/client.ts';
+import { PATHS } from '../upstream/paths.ts';
 import {
   type ActivityEntryRecord,
   type ConfigRecord,
@@ -19,7 +18,8 @@ import {
   normalizeProject,
   type OffsetPage,
   type ProjectRecord,
-} from './upstream/types.ts';
+} from '../upstream/types.ts';
+import { configKey, ListedConfigs } from './listed-configs.ts';
 
 /** Below this many configs of one project, one retrieve each beats reading list pages. */
 const LIST_PREFETCH_MIN_IDS = 3;

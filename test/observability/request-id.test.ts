@@ -3,8 +3,8 @@
 import { Writable } from 'node:stream';
 import type { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMaskError } from '../../src/errors.ts';
-import { createLogger, logOperation, type MaskedErrors } from '../../src/operation-log.ts';
+import { createMaskError } from '../../src/errors/masking.ts';
+import { createLogger, logOperation, type MaskedErrors } from '../../src/observability/operation-log.ts';
 import { type Harness, startHarness } from '../harness.ts';
 
 const QUERY = '{ project(projectId: "1") { name destinationConfig(databaseId: 1) { name } } }';

@@ -4,7 +4,7 @@
 // upstream body is ever logged; pino's redaction is a second line of defence.
 import type { GraphQLError } from 'graphql';
 import { type Logger, pino } from 'pino';
-import type { FinishedOperation, OperationListener } from './operations/operation-record.ts';
+import type { FinishedOperation, OperationListener } from './operation-record.ts';
 
 /**
  * stdout through a buffer written asynchronously: pino's default writes every line with a

@@ -27,9 +27,9 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { MAX_UPSTREAM_PAGES } from '../schema/cursor-connection.ts';
-import { DEFAULT_PAGE_SIZE } from '../schema/pagination.ts';
-import { FIELDS_LISTS_LACK, selects } from '../schema/selection.ts';
+import { DEFAULT_PAGE_SIZE } from './connections/connection.ts';
+import { MAX_UPSTREAM_PAGES } from './connections/cursor.ts';
+import { FIELDS_LISTS_LACK, selects } from './selection.ts';
 
 export interface OperationEstimate {
   cost: number;
