@@ -1,6 +1,7 @@
 // The per-request context: the caller's key, an upstream client bound to it (one abort signal,
 // the deadline, call accounting) and fresh loaders. Nothing in it outlives the GraphQL request.
 import type { ServerResponse } from 'node:http';
+import { authorizationOf } from './caller-key.ts';
 import { tooComplex } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
@@ -24,7 +25,7 @@ export interface UpstreamCallLog {
 export interface GatewayContext {
   /** x-request-id of the answer (request-id.ts). */
   requestId: string;
-  /** The caller's Authorization header exactly as received; null when absent. */
+  /** The caller's Authorization header exactly as received; null when absent or blank (caller-key.ts). */
   authorization: string | null;
   upstream: CallerUpstream;
   loaders: Loaders;
@@ -117,8 +118,7 @@ export function createContext(
   request: Request,
   server: NodeServerContext = {},
 ): GatewayContext {
-  const given = request.headers.get('authorization');
-  const authorization = given && given.trim() !== '' ? given : null;
+  const authorization = authorizationOf(request.headers.get('authorization'));
   const requestId = requestIdOf(request);
   const lifetime = new RequestLifetime(deps.requestDeadlineMs, request, server);
   const observer = deps.observe?.(request, requestId);
@@ -151,7 +151,7 @@ export function createContext(
 
   return {
     requestId,
-    authorization: given,
+    authorization,
     live: deps.live ?? null,
     ...round(),
     // `this`: yoga hands resolvers a copy of this object (merged with its own context), and

@@ -21,13 +21,13 @@ import type { Duplex } from 'node:stream';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from 'graphql';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Gateway } from './app.ts';
+import { codedError } from './errors/codes.ts';
 import {
   type RelayContext,
   type RelayedResult,
   type RelaySlot,
   withoutHttp,
 } from './live/relayed-results.ts';
-import { codedError } from './upstream/errors.ts';
 
 type SocketExtra = {
   request: IncomingMessage;

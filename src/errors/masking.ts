@@ -5,7 +5,7 @@
 // with no detail (the detail goes to the log).
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ERROR_CODES, type ErrorCode } from '../upstream/errors.ts';
+import { ERROR_CODES, type ErrorCode } from './codes.ts';
 
 const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
 

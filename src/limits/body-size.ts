@@ -1,7 +1,7 @@
 // Reads a POST body with a byte limit before anything parses it: a larger body is refused with
 // 413 and QUERY_TOO_COMPLEX as soon as it is seen to be too large, without reading the rest.
 import type { GraphQLParams } from 'graphql-yoga';
-import { codedError } from '../upstream/errors.ts';
+import { codedError } from '../errors/codes.ts';
 import { tooComplex } from './too-complex.ts';
 
 function errorResponse(

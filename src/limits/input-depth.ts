@@ -1,7 +1,7 @@
 // How deep a request's variables and extensions may nest. JSON.parse takes any depth, but what
 // reads the values afterwards recurses (input coercion, the JSON scalar, JSON.stringify): an
 // unused variable nested 5,000 deep was an INTERNAL_SERVER_ERROR with a stack in the log.
-import { badUserInput } from '../upstream/errors.ts';
+import { badUserInput } from '../errors/codes.ts';
 
 /** Deeper than any input of the schema needs (its JSON fields included) by a wide margin. */
 export const MAX_INPUT_DEPTH = 32;

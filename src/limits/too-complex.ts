@@ -1,5 +1,5 @@
 // The one error every limit raises: QUERY_TOO_COMPLEX, naming the measure, its figure and the limit.
-import { codedError } from '../upstream/errors.ts';
+import { codedError } from '../errors/codes.ts';
 
 export type LimitMeasure =
   | 'depth'

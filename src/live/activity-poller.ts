@@ -11,9 +11,9 @@
 // - Any other failure is reported to the subscribers as an event with that error (the stream
 //   goes on), and polling backs off exponentially up to MAX_BACKOFF_MS.
 import type { GraphQLError } from 'graphql';
+import { codedError } from '../errors/codes.ts';
 import { createLoaders } from '../loaders/index.ts';
 import { RequestSignal, type UpstreamClient } from '../upstream/client.ts';
-import { codedError } from '../upstream/errors.ts';
 import type { ActivityEntryRecord } from '../upstream/types.ts';
 
 export interface ActivityArgs {

@@ -4,12 +4,13 @@
 // Each subscriber gets its own async iterator; ending it (the client leaves, shutdown) releases
 // its place and, with the last subscriber, the poller.
 import { Repeater } from 'graphql-yoga';
+import { hashKey, type KeyHash } from '../caller-key.ts';
+import { missingAuthorization } from '../errors/codes.ts';
+import { mayBeSameProject } from '../ids.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { missingAuthorization } from '../upstream/errors.ts';
 import { type ActivityArgs, ActivityPoller, type PollerEvent } from './activity-poller.ts';
-import { sameProject } from './resources.ts';
 import type { SubscriptionSlots } from './subscription-slots.ts';
-import { hashKey, type KeyHash, type WakeBus } from './wake-bus.ts';
+import type { WakeBus } from './wake-bus.ts';
 
 export interface ActivitySubscriptionsOptions {
   client: UpstreamClient;
@@ -36,7 +37,7 @@ export class ActivitySubscriptions {
   }
 
   subscribe(authorization: string | null, args: ActivityArgs): AsyncIterableIterator<PollerEvent> {
-    if (!authorization || authorization.trim() === '') throw missingAuthorization();
+    if (!authorization) throw missingAuthorization();
     const key = hashKey(authorization);
     this.options.slots.check(key);
     // Counted from the first read of the stream to its end: a stream never read holds no place.
@@ -73,7 +74,7 @@ export class ActivitySubscriptions {
       });
       // Every write is logged in its project's activity.
       const stopWake = this.options.wake.listen(key, (written) => {
-        if (sameProject(args.projectId, written.projectId)) poller.wake();
+        if (mayBeSameProject(args.projectId, written.projectId)) poller.wake();
       });
       shared = { poller, stopWake };
       this.pollers.set(id, shared);

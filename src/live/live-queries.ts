@@ -12,11 +12,12 @@
 import { type ExecutionResult, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Repeater } from 'graphql-yoga';
+import { hashKey } from '../caller-key.ts';
 import type { GatewayContext } from '../context.ts';
-import { missingAuthorization } from '../upstream/errors.ts';
-import { mayChange, type Resource, resourceOf } from './resources.ts';
+import { missingAuthorization } from '../errors/codes.ts';
+import { type Resource, resourceOf } from '../upstream/paths.ts';
+import { mayChange } from './resources.ts';
 import type { LiveServices } from './services.ts';
-import { hashKey } from './wake-bus.ts';
 
 export function isLiveQuery(operation: OperationDefinitionNode | null | undefined): boolean {
   if (operation?.operation !== 'query') return false;
@@ -50,7 +51,7 @@ function refusesTheKey(result: unknown): boolean {
 
 function liveResults(live: LiveServices, execute: Execute, args: { contextValue?: unknown }) {
   const context = args.contextValue as GatewayContext;
-  const authorization = context.authorization?.trim() ? context.authorization : null;
+  const { authorization } = context;
   if (!authorization) throw missingAuthorization();
   const key = hashKey(authorization);
   live.slots.check(key);

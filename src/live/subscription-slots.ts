@@ -1,8 +1,9 @@
 // How many subscriptions and live queries may be open at once: MAX_SUBSCRIPTIONS_PER_KEY for
 // one key, MAX_SUBSCRIPTIONS in the process. Over either, the new one is refused with
 // QUERY_TOO_COMPLEX (measure `subscriptions`) before it makes any upstream call.
+
+import type { KeyHash } from '../caller-key.ts';
 import { tooComplex } from '../limits/too-complex.ts';
-import type { KeyHash } from './wake-bus.ts';
 
 export class SubscriptionSlots {
   private readonly perKey = new Map<KeyHash, number>();

@@ -2,23 +2,8 @@
 // (activity pollers, live queries), so a caller sees their own change without waiting a poll
 // interval. Keyed by a hash of the key: no key is kept here, and one key's writes never wake
 // another key's work.
-import { createHash } from 'node:crypto';
-import { type Resource, resourceOf } from './resources.ts';
-
-export type KeyHash = string & { readonly __keyHash: unique symbol };
-
-/**
- * One hash per key however its header is spelled: `Bearer  phx_…`, `Bearer\tphx_…` and
- * `bearer phx_…` are one key, so spelling it otherwise wins no more subscription slots.
- */
-export const hashKey = (authorization: string): KeyHash =>
-  createHash('sha256').update(normalizeAuthorization(authorization)).digest('hex') as KeyHash;
-
-/** The scheme in lower case, one space, the credentials: how slots and wakes tell keys apart. */
-export function normalizeAuthorization(authorization: string): string {
-  const [scheme = '', ...rest] = authorization.trim().split(/\s+/);
-  return `${scheme.toLowerCase()} ${rest.join(' ')}`;
-}
+import { hashKey, type KeyHash } from '../caller-key.ts';
+import { type Resource, resourceOf } from '../upstream/paths.ts';
 
 type Listener = (written: Resource) => void;
 

@@ -4,6 +4,7 @@
 // fetched again (fields a list answer does not carry are fetched through `retrieveConfig`).
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
+import { CURRENT_PROJECT } from '../ids.ts';
 import type { CallerUpstream } from '../upstream/client.ts';
 import { PATHS } from '../upstream/paths.ts';
 import {
@@ -76,9 +77,6 @@ function lazy<T>(make: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= make());
 }
-
-/** The project id PostHog resolves to the key owner's current project. */
-export const CURRENT_PROJECT = '@current';
 
 export function createLoaders(upstream: CallerUpstream) {
   type Query = Record<string, string | number | undefined>;

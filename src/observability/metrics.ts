@@ -3,14 +3,14 @@
 // route templates (route-template.ts), error codes and limit measures are closed lists, and no
 // key, header, raw path, id or variable is ever a label.
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { routeTemplate } from '../operations/route-template.ts';
+import { ERROR_CODES } from '../errors/codes.ts';
 import type {
   AttemptObservation,
   UpstreamCall,
   UpstreamClient,
   UpstreamObserver,
 } from '../upstream/client.ts';
-import { ERROR_CODES } from '../upstream/errors.ts';
+import { routeTemplate } from '../upstream/paths.ts';
 import { OperationNames } from './operation-names.ts';
 import type { FinishedOperation } from './operation-record.ts';
 import { SeriesCounter, SeriesHistogram } from './series.ts';

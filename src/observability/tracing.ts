@@ -13,8 +13,8 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { routeTemplate } from '../operations/route-template.ts';
 import type { AttemptObservation, RetryReason, UpstreamCall, UpstreamObserver } from '../upstream/client.ts';
+import { routeTemplate } from '../upstream/paths.ts';
 import type { FinishedOperation } from './operation-record.ts';
 
 export interface TracingOptions {

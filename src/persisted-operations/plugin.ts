@@ -11,8 +11,8 @@
 //   is PERSISTED_QUERY_ONLY, and nothing is remembered. Either refusal is made before parsing,
 //   so it costs no upstream call.
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { badUserInput, codedError } from '../errors/codes.ts';
 import { BoundedCache, stringBytes } from '../limits/bounded-cache.ts';
-import { badUserInput, codedError } from '../upstream/errors.ts';
 import { type PersistedManifest, sha256 } from './manifest.ts';
 
 export interface PersistedOperationsOptions {

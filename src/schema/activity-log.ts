@@ -1,10 +1,11 @@
 // ActivityLogEntry, its connection over the upstream's cursor list, important changes, and the
 // bookmark mutation.
 import type { GatewayContext } from '../context.ts';
+import { isNotFound } from '../errors/codes.ts';
+import { configIdFromText, validateProjectId } from '../ids.ts';
 import type { ActivityFilters } from '../loaders/index.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
-import { isNotFound } from '../upstream/errors.ts';
-import { PATHS, validateProjectId } from '../upstream/paths.ts';
+import { PATHS } from '../upstream/paths.ts';
 import { type ActivityEntryRecord, normalizeEntry } from '../upstream/types.ts';
 import { builder } from './builder.ts';
 import type { ConnectionArgs } from './connections/connection.ts';
@@ -113,10 +114,8 @@ builder.objectType(ActivityLogEntryRef, {
       // Batched per project with the other entries of the page: several configs of one project
       // are read from list pages when that is fewer calls than a retrieve each.
       resolve: async (entry, _args, ctx, info) => {
-        if (entry.scope !== CONFIG_SCOPE || !entry.itemId || !/^[1-9]\d{0,9}$/.test(entry.itemId))
-          return null;
-        const id = Number(entry.itemId);
-        if (id > 2_147_483_647) return null;
+        const id = entry.scope === CONFIG_SCOPE ? configIdFromText(entry.itemId) : null;
+        if (id === null) return null;
         const loader = listAnswersSuffice(info) ? ctx.loaders.configFromLists : ctx.loaders.config;
         try {
           return await loader.load({ projectId: entry.projectId, id });

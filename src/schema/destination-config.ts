@@ -1,10 +1,11 @@
 // DestinationConfig, its connection, the Project fields that reach it, and its mutations.
 import type { GatewayContext } from '../context.ts';
+import { badUserInput, isNotFound, writeAppliedButUnread } from '../errors/codes.ts';
+import { validateConfigId, validateProjectId } from '../ids.ts';
 import type { ConfigKey } from '../loaders/index.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import { type ConfigWrite, configWriteBody } from '../upstream/config-body.ts';
-import { badUserInput, isNotFound, writeAppliedButUnread } from '../upstream/errors.ts';
-import { PATHS, validateConfigId, validateProjectId } from '../upstream/paths.ts';
+import { PATHS } from '../upstream/paths.ts';
 import { type ConfigRecord, normalizeConfig } from '../upstream/types.ts';
 import { ActivityLogConnection, activityConnection, CONFIG_SCOPE } from './activity-log.ts';
 import { builder } from './builder.ts';

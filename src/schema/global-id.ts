@@ -1,15 +1,15 @@
 // Global object ids: base64 of `Project:<projectId>` or `DestinationConfig:<projectId>:<id>`.
 // Opaque to callers; decoded strictly (canonical base64, known type, valid segments), so a
 // malformed, tampered or foreign id is BAD_USER_INPUT and never reaches the upstream.
-import { badUserInput } from '../upstream/errors.ts';
-import { MAX_CONFIG_ID } from '../upstream/paths.ts';
+import { badUserInput } from '../errors/codes.ts';
+import { CONFIG_ID_PATTERN, configIdFromText, PROJECT_ID_PATTERN } from '../ids.ts';
 
 export type GlobalId =
   | { typename: 'Project'; projectId: string }
   | { typename: 'DestinationConfig'; projectId: string; databaseId: number };
 
-const PROJECT = /^Project:(\d{1,18}|@current)$/;
-const CONFIG = /^DestinationConfig:(\d{1,18}|@current):([1-9]\d{0,9})$/;
+const PROJECT = new RegExp(`^Project:(${PROJECT_ID_PATTERN})$`);
+const CONFIG = new RegExp(`^DestinationConfig:(${PROJECT_ID_PATTERN}):(${CONFIG_ID_PATTERN})$`);
 const MAX_ID_LENGTH = 200;
 
 export const encodeGlobalId = (typename: string, localId: string) =>
@@ -34,9 +34,9 @@ export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const project = PROJECT.exec(text);
   if (project) return { typename: 'Project', projectId: project[1]! };
   const config = CONFIG.exec(text);
-  if (config && Number(config[2]) <= MAX_CONFIG_ID) {
-    return { typename: 'DestinationConfig', projectId: config[1]!, databaseId: Number(config[2]) };
-  }
+  const databaseId = configIdFromText(config?.[2]);
+  if (config && databaseId !== null)
+    return { typename: 'DestinationConfig', projectId: config[1]!, databaseId };
   throw invalid();
 }
 

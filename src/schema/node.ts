@@ -1,7 +1,7 @@
 // Global ids: `node` and `nodes` refetch a Project or a DestinationConfig by its `id`. Each id is
 // decoded on its own, so in `nodes` a bad id nulls only its own item (with BAD_USER_INPUT).
 import type { GatewayContext } from '../context.ts';
-import { isOutOfReach } from '../upstream/errors.ts';
+import { isOutOfReach } from '../errors/codes.ts';
 import { builder } from './builder.ts';
 import { decodeGlobalId, type GlobalId } from './global-id.ts';
 import { listAnswersSuffice } from './selection.ts';

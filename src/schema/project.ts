@@ -1,8 +1,8 @@
 // Project: the scope of every upstream path. `project(projectId:)` asks the upstream nothing
 // until a field needs it; `projects` lists what the caller's key can see.
 
+import { validateProjectId } from '../ids.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
-import { validateProjectId } from '../upstream/paths.ts';
 import type { ProjectRecord } from '../upstream/types.ts';
 import { builder } from './builder.ts';
 import { offsetConnection } from './connections/offset.ts';

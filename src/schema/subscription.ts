@@ -2,9 +2,9 @@
 // finds them by polling the REST log with the subscriber's own key (src/live/).
 import type { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../context.ts';
+import { codedError } from '../errors/codes.ts';
+import { validateProjectId } from '../ids.ts';
 import type { PollerEvent } from '../live/activity-poller.ts';
-import { codedError } from '../upstream/errors.ts';
-import { validateProjectId } from '../upstream/paths.ts';
 import { builder } from './builder.ts';
 import { ActivityLogEntryRef } from './refs.ts';
 

@@ -1,6 +1,6 @@
 // An upstream answer's body as the bytes undici received, and their text.
 import type { Dispatcher } from 'undici';
-import { malformedUpstreamBody } from './errors.ts';
+import { malformedUpstreamBody } from '../errors/codes.ts';
 
 /**
  * The answer's chunks, at most `limit` bytes in all: a larger answer is refused as malformed as

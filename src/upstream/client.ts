@@ -11,16 +11,14 @@
 //   upstream, the error says its outcome is unknown.
 import { EventEmitter } from 'node:events';
 import type { GraphQLError } from 'graphql';
+import { malformedUpstreamBody, missingAuthorization, upstreamTimeout } from '../errors/codes.ts';
 import { decodeUtf8, readChunks } from './answer-body.ts';
 import {
   isRetryableTransportError,
-  malformedUpstreamBody,
   mayHaveReachedUpstream,
-  missingAuthorization,
   transportError,
   unknownWriteOutcome,
   upstreamStatusError,
-  upstreamTimeout,
 } from './errors.ts';
 import { OldestFirstGate } from './oldest-first.ts';
 import { Pool, requestOn } from './undici-pool.ts';

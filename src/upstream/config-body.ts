@@ -2,8 +2,9 @@
 // `config` silently and reads it only from a form field holding JSON, so when the caller sets
 // `config` every field goes as a form field; otherwise the body is JSON. The secret mask the
 // upstream sends in place of a secret is never sent back: a secret left out keeps its value.
+
+import { badUserInput } from '../errors/codes.ts';
 import type { UpstreamCall } from './client.ts';
-import { badUserInput } from './errors.ts';
 
 export const SECRET_MASK = '**************** POSTHOG SECRET FIELD ****************';
 

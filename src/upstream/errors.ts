@@ -1,40 +1,9 @@
 // Where an upstream answer or a transport failure becomes a GraphQL error with a stable
-// `extensions.code` (the table in ../shared/upstream-notes.md). Nothing from the caller's
+// `extensions.code` of the catalogue (errors/codes.ts; the table in ../shared/upstream-notes.md). Nothing from the caller's
 // request (their key, the upstream URL, headers) and nothing of an upstream body beyond its
 // `detail`, `code` and `attr` ever reaches an error.
 import { GraphQLError } from 'graphql';
-
-export const ERROR_CODES = [
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'BAD_USER_INPUT',
-  'RATE_LIMITED',
-  'UPSTREAM_TIMEOUT',
-  'UPSTREAM_UNAVAILABLE',
-  'UPSTREAM_ERROR',
-  'QUERY_TOO_COMPLEX',
-  'METHOD_NOT_ALLOWED',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_ONLY',
-  'INTERNAL_SERVER_ERROR',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export function codedError(
-  code: ErrorCode,
-  message: string,
-  extensions: Record<string, unknown> = {},
-): GraphQLError {
-  return new GraphQLError(message, { extensions: { ...extensions, code } });
-}
-
-export const badUserInput = (message: string, extensions: Record<string, unknown> = {}) =>
-  codedError('BAD_USER_INPUT', message, extensions);
-
-export const missingAuthorization = () =>
-  codedError('UNAUTHENTICATED', 'Send your PostHog personal API key as "Authorization: Bearer <key>".');
+import { codedError, upstreamTimeout, upstreamUnavailable } from '../errors/codes.ts';
 
 /** The parts of an upstream error body the gateway may repeat. */
 interface UpstreamErrorBody {
@@ -88,15 +57,6 @@ export function upstreamStatusError(
   });
 }
 
-export const upstreamTimeout = (what: string) =>
-  codedError('UPSTREAM_TIMEOUT', `The upstream did not answer in time (${what}).`);
-
-export const upstreamUnavailable = (why: string) =>
-  codedError('UPSTREAM_UNAVAILABLE', `The upstream is unavailable: ${why}.`);
-
-export const malformedUpstreamBody = () =>
-  codedError('UPSTREAM_UNAVAILABLE', 'The upstream answered with a body that is not the JSON it should be.');
-
 const TIMEOUT_CODES: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect',
   UND_ERR_HEADERS_TIMEOUT: 'headers',
@@ -140,17 +100,6 @@ export function unknownWriteOutcome(error: GraphQLError): GraphQLError {
   );
 }
 
-/**
- * A write the upstream confirmed, whose result could not be read back: the change stands, so the
- * caller must not repeat it. `writeOutcome: "applied"` says so; the code is the read's.
- */
-export function writeAppliedButUnread(error: unknown, done: string): GraphQLError {
-  const read = error instanceof GraphQLError ? error : upstreamUnavailable('transport error');
-  return new GraphQLError(`${done}, but reading the config back failed: ${read.message} Do not repeat it.`, {
-    extensions: { ...read.extensions, writeOutcome: 'applied' },
-  });
-}
-
 /** Retryable for a GET: the failure happened before the upstream could act on it, or it says try again. */
 export function isRetryableTransportError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code ?? '';
@@ -163,16 +112,3 @@ export function isRetryableTransportError(error: unknown): boolean {
     'EAI_AGAIN',
   ].includes(code);
 }
-
-export const isNotFound = (error: unknown) =>
-  error instanceof GraphQLError && error.extensions.code === 'NOT_FOUND';
-
-/**
- * Not there for this key: a 404, or a 403 that names no missing scope (PostHog's "You don't have
- * access to the project."). A 403 for a missing scope is the key's limit, and stays an error.
- */
-export const isOutOfReach = (error: unknown) =>
-  isNotFound(error) ||
-  (error instanceof GraphQLError &&
-    error.extensions.code === 'FORBIDDEN' &&
-    error.extensions.requiredScope === undefined);

@@ -14,7 +14,7 @@
 // reads serves that field. A body cut short in transit is caught before this (undici checks
 // Content-Length and chunked framing), so what that leaves is an upstream writing bad JSON past
 // what was read, no different from a bad entry never read.
-import { malformedUpstreamBody } from './errors.ts';
+import { malformedUpstreamBody } from '../errors/codes.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -3,7 +3,7 @@
 // `delivery_rate_24h` as strings, PostHog sends an object, an object and a number, and leaves
 // some fields out of some answers. A record says which fields its answer did not carry
 // (`undefined`), so a resolver can fetch them rather than answer a wrong null.
-import { malformedUpstreamBody } from './errors.ts';
+import { malformedUpstreamBody } from '../errors/codes.ts';
 import { cursorFromLink, offsetFromLink } from './links.ts';
 import { type ScannedPage, scanPage } from './page-scan.ts';
 

@@ -3,7 +3,7 @@
 // crash (the gateway answers normally afterwards).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/upstream/errors.ts';
+import { ERROR_CODES } from '../../src/errors/codes.ts';
 import { configId, type Harness, startHarness } from '../harness.ts';
 
 const RUNS = 25;

@@ -2,8 +2,9 @@
 // checks, and edges whose cursors are computed only when a caller selects them.
 //
 // offset-connection.ts: the upstream's limit/offset list. cursor-connection.ts: its cursor list.
+
+import { badUserInput } from '../../errors/codes.ts';
 import type { MaybePromise } from '../../maybe-promise.ts';
-import { badUserInput } from '../../upstream/errors.ts';
 import { type CursorField, encodeCursor } from './cursors.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;

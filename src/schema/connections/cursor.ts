@@ -5,7 +5,7 @@
 // An edge's cursor remembers the upstream page it came from (by the upstream cursor that read
 // it), its index there and the entry's id. Paging resumes at any edge, mid-page included, and an
 // entry pushed down the first page by newer ones is found again by its id.
-import { badUserInput } from '../../upstream/errors.ts';
+import { badUserInput } from '../../errors/codes.ts';
 import type { CursorPage } from '../../upstream/types.ts';
 import {
   type Connection,

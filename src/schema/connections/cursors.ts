@@ -4,7 +4,7 @@
 // (they survive restarts and work across replicas with no configuration), but they are decoded
 // strictly: the canonical base64url of a JSON array whose first element names the list it belongs
 // to. Anything else, or a cursor of another list, is BAD_USER_INPUT before any upstream call.
-import { badUserInput } from '../../upstream/errors.ts';
+import { badUserInput } from '../../errors/codes.ts';
 
 export type CursorField = string | number | null;
 

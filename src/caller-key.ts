@@ -1,0 +1,23 @@
+// The caller's key, as the gateway tells keys apart: the Authorization header as received is
+// what goes upstream (never rewritten), and its normalised hash is what slots, wakes and pollers
+// are keyed by (no key is kept in them). A leaf module.
+import { createHash } from 'node:crypto';
+
+export type KeyHash = string & { readonly __keyHash: unique symbol };
+
+/** The header as received, or null when it is absent or blank (both mean: no key). */
+export const authorizationOf = (header: string | null | undefined): string | null =>
+  header && header.trim() !== '' ? header : null;
+
+/**
+ * One hash per key however its header is spelled: `Bearer  phx_…`, `Bearer\tphx_…` and
+ * `bearer phx_…` are one key, so spelling it otherwise wins no more subscription slots.
+ */
+export const hashKey = (authorization: string): KeyHash =>
+  createHash('sha256').update(normalizeAuthorization(authorization)).digest('hex') as KeyHash;
+
+/** The scheme in lower case, one space, the credentials: how slots and wakes tell keys apart. */
+export function normalizeAuthorization(authorization: string): string {
+  const [scheme = '', ...rest] = authorization.trim().split(/\s+/);
+  return `${scheme.toLowerCase()} ${rest.join(' ')}`;
+}

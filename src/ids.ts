@@ -1,0 +1,44 @@
+// The identifiers every layer passes around, validated in one place: a project id is an integer
+// or `@current` (PostHog's name for the key owner's current project), a config id a positive
+// 32-bit integer. Anything else is BAD_USER_INPUT before any upstream request is made, so no
+// caller input can reach another path (`1/../2`, `%2e%2e`, `1?x=`). A leaf module.
+import { badUserInput } from './errors/codes.ts';
+
+/** The project id PostHog resolves to the key owner's current project. */
+export const CURRENT_PROJECT = '@current';
+/** A project id as a caller may address it (the source of every pattern below). */
+export const PROJECT_ID_PATTERN = String.raw`\d{1,18}|@current`;
+/** A config id as text: a positive integer of at most ten digits (and at most MAX_CONFIG_ID). */
+export const CONFIG_ID_PATTERN = String.raw`[1-9]\d{0,9}`;
+export const MAX_CONFIG_ID = 2_147_483_647;
+
+const PROJECT_ID = new RegExp(`^(?:${PROJECT_ID_PATTERN})$`);
+const CONFIG_ID = new RegExp(`^${CONFIG_ID_PATTERN}$`);
+
+export function validateProjectId(projectId: string): string {
+  if (!PROJECT_ID.test(projectId)) {
+    throw badUserInput(
+      `projectId must be a project's integer id or "@current"; got ${JSON.stringify(projectId.slice(0, 40))}${projectId.length > 40 ? '…' : ''}.`,
+      { field: 'projectId' },
+    );
+  }
+  return projectId;
+}
+
+export function validateConfigId(id: number, field = 'databaseId'): number {
+  if (!Number.isInteger(id) || id < 1 || id > MAX_CONFIG_ID) {
+    throw badUserInput(`${field} must be a positive 32-bit integer; got ${id}.`, { field });
+  }
+  return id;
+}
+
+/** A config id written as text (an activity entry's item_id, a global id's part); null if it is none. */
+export function configIdFromText(text: string | null | undefined): number | null {
+  if (!text || !CONFIG_ID.test(text)) return null;
+  const id = Number(text);
+  return id <= MAX_CONFIG_ID ? id : null;
+}
+
+/** Whether two project ids as addressed may name one project: equal, or either is `@current`. */
+export const mayBeSameProject = (a: string, b: string) =>
+  a === b || a === CURRENT_PROJECT || b === CURRENT_PROJECT;
