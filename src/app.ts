@@ -1,5 +1,5 @@
-// createGateway(config, deps) → the yoga instance. No side effects and no listening: main.ts
-// serves it over HTTP, tests call it through a real server on port 0.
+// createGateway(config, deps) → the yoga instance: its options and plugins, in order. No side
+// effects and no listening: gateway.ts serves it (for main.ts and the tests alike).
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { DocumentNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
@@ -7,13 +7,14 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type GatewayContext, type NodeServerContext } from './context.ts';
 import { createMaskError, useStableErrorCodes } from './errors/masking.ts';
+import { EXAMPLE_QUERY } from './example-query.ts';
 import { useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
 import { BoundedCache, MAX_CACHED_TEXT, stringBytes } from './limits/bounded-cache.ts';
 import { useLimits } from './limits/index.ts';
 import { useLiveQueries } from './live/live-queries.ts';
 import { useRelayedResults } from './live/relayed-results.ts';
-import { LiveServices } from './live/services.ts';
+import type { LiveServices } from './live/services.ts';
 import { clusterMetricsFor } from './observability/cluster-metrics.ts';
 import { useOperatorEndpoints } from './observability/endpoints.ts';
 import { GatewayMetrics } from './observability/metrics.ts';
@@ -24,8 +25,9 @@ import { useRequestId } from './observability/request-id.ts';
 import type { Tracing } from './observability/tracing.ts';
 import { bothObservers } from './observability/upstream-observers.ts';
 import { usePersistedOperations } from './persisted-operations/plugin.ts';
+import { estimateOperation } from './schema/cost.ts';
 import { schema } from './schema/index.ts';
-import { UpstreamClient } from './upstream/client.ts';
+import type { UpstreamClient } from './upstream/client.ts';
 
 export interface GatewayDeps {
   client: UpstreamClient;
@@ -37,58 +39,11 @@ export interface GatewayDeps {
   readiness?: Readiness;
   /** Traces; null or absent: off (load-tracing.ts makes one when the endpoint is set). */
   tracing?: Tracing | null;
-  /** Subscriptions and live queries; main.ts keeps it to end them on shutdown. A new one when not given. */
-  live?: LiveServices;
+  /** Subscriptions and live queries; startGateway keeps it to end them on shutdown. */
+  live: LiveServices;
   /** A worker of WORKERS > 1: /metrics answers for the whole cluster (cluster-metrics.ts). */
   clusterWorker?: boolean;
 }
-
-export function createLiveServices(config: Readonly<Config>, client: UpstreamClient): LiveServices {
-  return new LiveServices(client, { ...config.live, requestDeadlineMs: config.requestDeadlineMs });
-}
-
-export function createUpstreamClient(config: Config, origin: string): UpstreamClient {
-  return new UpstreamClient({ origin, ...config.upstream });
-}
-
-/** The combined view GraphiQL opens with: configs with their latest activity, the log, and what changed. */
-export const EXAMPLE_QUERY = `# One round trip: a project's destinations with their latest activity,
-# the project's activity log and its important changes. Send your key in the
-# Headers tab as {"Authorization": "Bearer <personal API key>"}.
-query CombinedView($projectId: String! = "@current") {
-  project(projectId: $projectId) {
-    id
-    name
-    destinationConfigs(first: 5) {
-      totalCount
-      edges {
-        node {
-          id
-          databaseId
-          name
-          enabled
-          order
-          deliveryRate24h
-          activity(first: 2) {
-            edges { node { activity createdAt user { email } } }
-          }
-        }
-      }
-      pageInfo { hasNextPage endCursor }
-    }
-    activityLog(first: 5) {
-      edges {
-        node { activity scope itemId createdAt user { firstName lastName } }
-      }
-      pageInfo { hasNextPage endCursor }
-    }
-    importantChanges {
-      lastRead
-      entries { activity scope itemId unread createdAt }
-    }
-  }
-}
-`;
 
 /**
  * What operating the gateway hangs on each operation: the log line (with masked errors' detail),
@@ -134,7 +89,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error));
   const { metrics, listeners, observe } = observability(config, deps, masked);
   const { manifest, only } = config.persistedOperations;
-  const live = deps.live ?? createLiveServices(config, deps.client);
+  const { live } = deps;
   return createYoga<NodeServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -181,7 +136,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
             : undefined,
         }),
       usePersistedOperations({ manifest, only }),
-      useLimits(config.limits),
+      useLimits(config.limits, estimateOperation),
       // Incremental answers (multipart/mixed or SSE); jit.ts leaves those documents to yoga's executor.
       useDeferStream(),
       useLiveQueries(live),

@@ -1,20 +1,14 @@
-// The per-request context: the caller's key, an upstream client bound to it (one abort signal,
-// the deadline, call accounting) and fresh loaders. Nothing in it outlives the GraphQL request.
+// The per-request context: the caller's key, fresh loaders over an upstream client bound to it
+// (one abort signal, the deadline, call accounting); the client itself is not exposed. Nothing in it outlives the GraphQL request.
 import type { ServerResponse } from 'node:http';
 import { authorizationOf } from './caller-key.ts';
 import { tooComplex } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
 import { requestIdOf } from './observability/request-id.ts';
-import {
-  type CallerUpstream,
-  ClientGone,
-  RequestDeadline,
-  RequestSignal,
-  type UpstreamAttempt,
-  type UpstreamClient,
-  type UpstreamObserver,
-} from './upstream/client.ts';
+import type { UpstreamAttempt, UpstreamObserver } from './upstream/call.ts';
+import type { UpstreamClient } from './upstream/client.ts';
+import { ClientGone, RequestDeadline, RequestSignal } from './upstream/request-signal.ts';
 
 export interface UpstreamCallLog {
   /** Calls started (a retried call counts once). */
@@ -27,7 +21,7 @@ export interface GatewayContext {
   requestId: string;
   /** The caller's Authorization header exactly as received; null when absent or blank (caller-key.ts). */
   authorization: string | null;
-  upstream: CallerUpstream;
+  /** The request's data API: the only way a resolver reaches the upstream. */
   loaders: Loaders;
   calls: UpstreamCallLog;
   /** Subscriptions and live queries; null where they are not served. */
@@ -146,7 +140,7 @@ export function createContext(
         }
       },
     });
-    return { upstream, loaders: createLoaders(upstream), calls };
+    return { loaders: createLoaders(upstream), calls };
   };
 
   return {

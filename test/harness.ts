@@ -1,16 +1,12 @@
 // The reference upstream on port 0 and the gateway in front of it, on a real HTTP server on
 // port 0. gql() posts a GraphQL request with a caller's key; upstreamCalls() reads the
 // reference upstream's request log.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createGateway, createLiveServices, createUpstreamClient } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createHttpServer } from '../src/http-server.ts';
+import { startGateway } from '../src/gateway.ts';
 import type { LiveServices } from '../src/live/services.ts';
-import { loadTracing } from '../src/observability/load-tracing.ts';
 import { createLogger } from '../src/observability/operation-log.ts';
-import { Readiness } from '../src/observability/readiness.ts';
+import type { Readiness } from '../src/observability/readiness.ts';
 import type { Dialect } from '../src/reference-upstream/dialect.ts';
 import {
   type ReferenceUpstream,
@@ -18,7 +14,6 @@ import {
   type RequestLogEntry,
   startReferenceUpstream,
 } from '../src/reference-upstream/server.ts';
-import { attachGraphQLWebSocket } from '../src/websocket.ts';
 
 export interface GqlAnswer {
   status: number;
@@ -62,13 +57,22 @@ export interface GatewayServer {
   close(): Promise<void>;
 }
 
-/** A gateway on a real HTTP server on port 0, in front of `upstreamUrl`. */
+/**
+ * A gateway in front of `upstreamUrl`, started as production starts it (gateway.ts), listening on
+ * port 0; `close` is production's drain. SHUTDOWN_GRACE_MS is 1 s unless a test sets it: what a
+ * test leaves in flight is cut sooner than a deployment's 10 s.
+ */
 export async function startGatewayServer(
   upstreamUrl: string,
   env: Record<string, string> = {},
 ): Promise<GatewayServer> {
-  const config = loadConfig({ UPSTREAM_URL: upstreamUrl, ...env });
-  const client = createUpstreamClient(config, upstreamUrl);
+  const config = loadConfig({
+    UPSTREAM_URL: upstreamUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SHUTDOWN_GRACE_MS: '1000',
+    ...env,
+  });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -76,33 +80,19 @@ export async function startGatewayServer(
       done();
     },
   });
-  const readiness = new Readiness(client);
-  const tracing = await loadTracing(config);
-  const live = createLiveServices(config, client);
-  const gateway = createGateway(config, {
-    client,
+  const gateway = await startGateway(config, {
+    upstreamOrigin: upstreamUrl,
+    logger: createLogger('info', sink),
     // As main.ts does for the embedded upstream: the key GraphiQL opens with (browser test).
     graphiqlDemoKey: env.GATEWAY_GRAPHIQL_DEMO_KEY || null,
-    logger: createLogger('info', sink),
-    readiness,
-    tracing,
-    live,
   });
-  const server: Server = createHttpServer(gateway, config);
-  const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    url: gateway.url,
     logs,
-    readiness,
-    live,
+    readiness: gateway.readiness,
+    live: gateway.live,
     close: async () => {
-      live.closeAll();
-      await websocket.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await client.close();
-      await tracing?.shutdown();
+      await gateway.close();
     },
   };
 }

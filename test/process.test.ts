@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXAMPLE_QUERY } from '../src/app.ts';
+import { EXAMPLE_QUERY } from '../src/example-query.ts';
 import { startReferenceUpstream } from '../src/reference-upstream/server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

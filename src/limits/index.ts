@@ -1,7 +1,8 @@
 // The limits plugin: everything here is checked before any upstream call.
 // - body size, while the body is read (body-size.ts); how deep variables nest (input-depth.ts);
 // - tokens while parsing, depth, aliases and directives while validating (query-shape.ts);
-// - cost and upstream calls once the variables are known, before execution (query-cost.ts).
+// - cost and upstream calls once the variables are known, before execution (by the estimator it
+//   is handed: schema/cost.ts).
 import {
   type DocumentNode,
   type ExecutionArgs,
@@ -10,8 +11,8 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
-import { estimateOperation, type OperationEstimate } from '../schema/cost.ts';
 import { limitedBodyParser } from './body-size.ts';
+import type { EstimateOperation, OperationEstimate } from './estimate.ts';
 import { checkInputDepth } from './input-depth.ts';
 import { maxAliasesRule, maxDepthRule, maxDirectivesRule, parseWithTokenLimit } from './query-shape.ts';
 import { tooComplex } from './too-complex.ts';
@@ -27,7 +28,7 @@ const MAX_ESTIMATE_KEY_LENGTH = 4_096;
  * free. Variables the operation does not declare change nothing and are not part of the key (300
  * requests each with a distinct 1 MB undeclared variable kept 300 MB).
  */
-function cachedEstimator() {
+function cachedEstimator(estimateOperation: EstimateOperation) {
   /** Per document and operation name: the operation, the variables it declares, its estimates. */
   const byDocument = new WeakMap<DocumentNode, Map<string, Estimates | null>>();
   const estimatesOf = (args: ExecutionArgs): Estimates | null => {
@@ -76,8 +77,12 @@ interface Estimates {
   byVariables: Map<string, OperationEstimate | null>;
 }
 
-export function useLimits(limits: Config['limits']): Plugin {
-  const estimate = cachedEstimator();
+/**
+ * `estimateOperation` prices an operation before it runs (the schema's own, schema/cost.ts): this
+ * plugin refuses what costs more than the limits allow, and knows nothing of the schema itself.
+ */
+export function useLimits(limits: Config['limits'], estimateOperation: EstimateOperation): Plugin {
+  const estimate = cachedEstimator(estimateOperation);
   const parseFn = parseWithTokenLimit(limits.tokens);
   const parseBody = limitedBodyParser(limits.bodyBytes);
   return {

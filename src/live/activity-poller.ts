@@ -13,8 +13,9 @@
 import type { GraphQLError } from 'graphql';
 import { codedError } from '../errors/codes.ts';
 import { createLoaders } from '../loaders/index.ts';
-import { RequestSignal, type UpstreamClient } from '../upstream/client.ts';
-import type { ActivityEntryRecord } from '../upstream/types.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+import type { ActivityEntryRecord } from '../upstream/records.ts';
+import { RequestSignal } from '../upstream/request-signal.ts';
 
 export interface ActivityArgs {
   projectId: string;
@@ -69,10 +70,6 @@ export class ActivityPoller {
   private readonly signal = new RequestSignal();
 
   constructor(private readonly options: PollerOptions) {}
-
-  get size(): number {
-    return this.subscribers.size;
-  }
 
   add(subscriber: (event: PollerEvent) => void): void {
     this.subscribers.add(subscriber);
@@ -169,7 +166,7 @@ export class ActivityPoller {
     const newestFirst: ActivityEntryRecord[] = [];
     let cursor: string | null = null;
     for (let pages = 1; ; pages++) {
-      const page = await loaders.activityPage.load({ projectId: args.projectId, cursor, filters });
+      const page = await loaders.activity.page({ projectId: args.projectId, cursor, filters });
       let reachedSeen = false;
       for (let i = 0; page.has(i); i++) {
         const entry = page.at(i);

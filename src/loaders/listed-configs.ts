@@ -4,9 +4,15 @@
 // parsing all 100 and holding them to the request's end was most of the heap that page's
 // operations held under load (npm run bench). Pages are indexed by id only when a by-id read
 // first asks, so a connection that only lists (100 configs, read whole) never pays for an index.
-import type { ConfigRecord, OffsetPage } from '../upstream/types.ts';
+import type { OffsetPage } from '../upstream/pages.ts';
+import type { ConfigRecord } from '../upstream/records.ts';
 
-export const configKey = (key: { projectId: string; id: number }) => `${key.projectId}/${key.id}`;
+export interface ConfigKey {
+  projectId: string;
+  id: number;
+}
+
+export const configKey = (key: ConfigKey) => `${key.projectId}/${key.id}`;
 
 export class ListedConfigs {
   /** Where each config is: its page and its index there, by configKey. */

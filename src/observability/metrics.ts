@@ -4,12 +4,8 @@
 // key, header, raw path, id or variable is ever a label.
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { ERROR_CODES } from '../errors/codes.ts';
-import type {
-  AttemptObservation,
-  UpstreamCall,
-  UpstreamClient,
-  UpstreamObserver,
-} from '../upstream/client.ts';
+import type { AttemptObservation, UpstreamCall, UpstreamObserver } from '../upstream/call.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
 import { routeTemplate } from '../upstream/paths.ts';
 import { OperationNames } from './operation-names.ts';
 import type { FinishedOperation } from './operation-record.ts';

@@ -13,8 +13,9 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { AttemptObservation, RetryReason, UpstreamCall, UpstreamObserver } from '../upstream/client.ts';
+import type { AttemptObservation, UpstreamCall, UpstreamObserver } from '../upstream/call.ts';
 import { routeTemplate } from '../upstream/paths.ts';
+import type { RetryReason } from '../upstream/retry.ts';
 import type { FinishedOperation } from './operation-record.ts';
 
 export interface TracingOptions {

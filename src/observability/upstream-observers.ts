@@ -1,5 +1,5 @@
 // Two observers of upstream attempts as one: the process's metrics and the request's trace.
-import type { AttemptObservation, UpstreamObserver } from '../upstream/client.ts';
+import type { AttemptObservation, UpstreamObserver } from '../upstream/call.ts';
 
 export function bothObservers(
   first: UpstreamObserver | undefined,

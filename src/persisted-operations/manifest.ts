@@ -37,10 +37,6 @@ export class PersistedManifest {
     }
   }
 
-  get size(): number {
-    return this.texts.size;
-  }
-
   document(id: string): string | undefined {
     return this.byId.get(id);
   }

@@ -3,10 +3,9 @@
 import type { GatewayContext } from '../context.ts';
 import { isNotFound } from '../errors/codes.ts';
 import { configIdFromText, validateProjectId } from '../ids.ts';
-import type { ActivityFilters } from '../loaders/index.ts';
+import type { ActivityFilters } from '../loaders/activity.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
-import { PATHS } from '../upstream/paths.ts';
-import { type ActivityEntryRecord, normalizeEntry } from '../upstream/types.ts';
+import type { ActivityEntryRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
 import type { ConnectionArgs } from './connections/connection.ts';
 import { cursorConnection } from './connections/cursor.ts';
@@ -116,9 +115,9 @@ builder.objectType(ActivityLogEntryRef, {
       resolve: async (entry, _args, ctx, info) => {
         const id = entry.scope === CONFIG_SCOPE ? configIdFromText(entry.itemId) : null;
         if (id === null) return null;
-        const loader = listAnswersSuffice(info) ? ctx.loaders.configFromLists : ctx.loaders.config;
         try {
-          return await loader.load({ projectId: entry.projectId, id });
+          const listFieldsSuffice = listAnswersSuffice(info);
+          return await ctx.loaders.configs.load({ projectId: entry.projectId, id }, { listFieldsSuffice });
         } catch (error) {
           if (isNotFound(error)) return null;
           throw error;
@@ -147,14 +146,14 @@ export function activityConnection(
 ) {
   // The cursor names the numeric project and the filters: it is refused by any other list.
   const list = () =>
-    mapMaybePromise(ctx.loaders.cursorProjectId(projectId), (id) =>
+    mapMaybePromise(ctx.loaders.currentProject.cursorId(projectId), (id) =>
       JSON.stringify(['activity', id, filters.scope ?? null, filters.itemId ?? null, filters.userId ?? null]),
     );
   return cursorConnection<ActivityEntryRecord>(
     list,
     args,
     (entry) => entry.id,
-    (cursor) => ctx.loaders.activityPage.load({ projectId, cursor, filters }),
+    (cursor) => ctx.loaders.activity.page({ projectId, cursor, filters }),
   );
 }
 
@@ -204,7 +203,7 @@ builder.objectFields(ProjectRef, (t) => ({
       'Recent changes by others (GET …/activity_log/important_changes); unreadOnly passes unread=true.',
     args: { unreadOnly: t.arg.boolean({ description: 'Only entries after the caller’s bookmark.' }) },
     resolve: (project, args, ctx) =>
-      ctx.loaders.importantChanges.load({
+      ctx.loaders.activity.importantChanges({
         projectId: project.projectId,
         unreadOnly: args.unreadOnly ?? false,
       }),
@@ -255,17 +254,8 @@ builder.mutationField('bookmarkActivityNotification', (t) =>
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const bookmark = input.bookmark ?? new Date().toISOString();
-      const answer = await ctx.upstream.request({
-        method: 'POST',
-        path: PATHS.bookmark(projectId),
-        json: { bookmark },
-      });
-      const isEntry = answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body);
-      return {
-        clientMutationId: input.clientMutationId ?? null,
-        bookmark,
-        entry: isEntry ? normalizeEntry(answer.body, projectId) : null,
-      };
+      const bookmarked = await ctx.loaders.activity.bookmark(projectId, bookmark);
+      return { clientMutationId: input.clientMutationId ?? null, ...bookmarked };
     },
   }),
 );

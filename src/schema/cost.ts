@@ -1,18 +1,18 @@
 // The cost of an operation and the most upstream requests it may cause, computed from the
-// document and its variables before anything runs.
+// document and its variables before anything runs: the schema's estimator, beside the fields it
+// prices, handed to the limits plugin (limits/index.ts) by app.ts.
 //
 // Cost: every field costs 1, and a field that returns many items (a connection's `first` or
 // `last`, 20 when neither is given; `nodes`' ids; a bounded list) multiplies the cost of what is
 // under it. Upstream calls: the same walk, counting the requests each field makes as the loaders
 // really make them: a page of the activity log may continue into the next page; a config read
 // from a list may need a retrieve for `pluginInfo`; and an entry's `destinationConfig` is not a
-// call per entry but one batch per page of entries (loaders.ts: distinct ids, list pages of 100
+// call per entry but one batch per page of entries (loaders/configs.ts: distinct ids, list pages of 100
 // when several configs of a project are needed), counted as CROSS_LINK_BATCH_CALLS at most.
 // The estimate runs before any call; a run-time backstop (context.ts) refuses any call past the
 // budget should a batch cost more (a project with many soft-deleted configs), and only the fields
 // past it fail.
 import {
-  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
@@ -24,17 +24,12 @@ import {
   isAbstractType,
   isObjectType,
   Kind,
-  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import type { EstimateOperation, OperationEstimate } from '../limits/estimate.ts';
 import { DEFAULT_PAGE_SIZE } from './connections/connection.ts';
 import { MAX_UPSTREAM_PAGES } from './connections/cursor.ts';
 import { FIELDS_LISTS_LACK, selects } from './selection.ts';
-
-export interface OperationEstimate {
-  cost: number;
-  upstreamCalls: number;
-}
 
 /** A walk's result: also the cross-links still to batch (per item of the nearest list above). */
 interface Estimate extends OperationEstimate {
@@ -220,12 +215,7 @@ function selectionEstimate(
   return total;
 }
 
-export function estimateOperation(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
-  rawVariables: Args,
-): OperationEstimate | null {
+export const estimateOperation: EstimateOperation = (schema, document, operation, rawVariables) => {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
   // Bad variables fail execution on their own, before any resolver runs.
   if (coerced.errors) return null;
@@ -240,4 +230,4 @@ export function estimateOperation(
   const walk: Walk = { schema, fragments, variables, isMutation: operation.operation === 'mutation' };
   const estimate = selectionEstimate(walk, root, operation.selectionSet, false);
   return { cost: estimate.cost, upstreamCalls: estimate.upstreamCalls + batchCalls(estimate.links) };
-}
+};

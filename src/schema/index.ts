@@ -4,6 +4,7 @@ import './scalars.ts';
 import './project.ts';
 import './activity-log.ts';
 import './destination-config.ts';
+import './destination-config-mutations.ts';
 import './node.ts';
 import './subscription.ts';
 import { builder } from './builder.ts';

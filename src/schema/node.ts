@@ -8,13 +8,15 @@ import { listAnswersSuffice } from './selection.ts';
 
 /**
  * The object behind an id, or null when the caller's key cannot reach it (one call at most).
- * `viaLists`: several configs of one project may be read from list pages (see loaders.ts).
+ * `listFieldsSuffice`: several configs of one project may be read from list pages (Configs.load).
  */
-async function loadNode(ctx: GatewayContext, id: GlobalId, viaLists = false) {
+async function loadNode(ctx: GatewayContext, id: GlobalId, listFieldsSuffice = false) {
   try {
-    if (id.typename === 'Project') return await ctx.loaders.project.load(id.projectId);
-    const loader = viaLists ? ctx.loaders.configFromLists : ctx.loaders.config;
-    return await loader.load({ projectId: id.projectId, id: id.databaseId });
+    if (id.typename === 'Project') return await ctx.loaders.projects.load(id.projectId);
+    return await ctx.loaders.configs.load(
+      { projectId: id.projectId, id: id.databaseId },
+      { listFieldsSuffice },
+    );
   } catch (error) {
     if (isOutOfReach(error)) return null;
     throw error;
@@ -41,11 +43,11 @@ builder.queryFields((t) => ({
     // last id made the list one item short); both executors read an Error item as that item's
     // error (the differential test).
     resolve: (_root, args, ctx, info) => {
-      const viaLists = listAnswersSuffice(info);
+      const listFieldsSuffice = listAnswersSuffice(info);
       return Promise.all(
         args.ids.map(async (id, index) => {
           try {
-            return await loadNode(ctx, decodeGlobalId(id, `ids[${index}]`), viaLists);
+            return await loadNode(ctx, decodeGlobalId(id, `ids[${index}]`), listFieldsSuffice);
           } catch (error) {
             return error as Error;
           }

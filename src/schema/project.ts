@@ -3,7 +3,7 @@
 
 import { validateProjectId } from '../ids.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
-import type { ProjectRecord } from '../upstream/types.ts';
+import type { ProjectRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
 import { offsetConnection } from './connections/offset.ts';
 import { projectGlobalId } from './global-id.ts';
@@ -23,7 +23,7 @@ builder.objectType(ProjectRef, {
     id: t.id({
       description: 'The global id: opaque, stable, accepted by `node` and `nodes`.',
       resolve: (project, _args, ctx) =>
-        mapMaybePromise(ctx.loaders.numericProjectId(project.projectId), projectGlobalId),
+        mapMaybePromise(ctx.loaders.currentProject.numericId(project.projectId), projectGlobalId),
     }),
     projectId: t.exposeString('projectId', {
       description:
@@ -32,10 +32,7 @@ builder.objectType(ProjectRef, {
     name: t.string({
       nullable: true,
       description: 'The project’s name (GET /api/projects/:id/).',
-      resolve: async (project, _args, ctx) =>
-        project.name !== undefined
-          ? project.name
-          : ((await ctx.loaders.project.load(project.projectId)).name ?? null),
+      resolve: (project, _args, ctx) => ctx.loaders.projects.nameOf(project),
     }),
   }),
 });
@@ -63,7 +60,7 @@ builder.queryFields((t) => ({
       description: 'The projects the caller’s key can see (GET /api/projects/).',
       resolve: (_root, args, ctx) =>
         offsetConnection(PROJECTS_LIST, args, (limit, offset) =>
-          ctx.loaders.projectPage.load({ limit, offset }),
+          ctx.loaders.projects.page({ limit, offset }),
         ),
     },
     ProjectConnection,

@@ -1,12 +1,13 @@
 // The object types' references, declared apart from their fields so that resource files can
 // point at each other without import cycles.
-import type { FrontendRecord, ImportantChangesRecord } from '../loaders/index.ts';
 import type {
   ActivityEntryRecord,
   ActivityUserRecord,
   ConfigRecord,
+  FrontendRecord,
+  ImportantChangesRecord,
   ProjectRecord,
-} from '../upstream/types.ts';
+} from '../upstream/records.ts';
 import { builder } from './builder.ts';
 
 export const ProjectRef = builder.objectRef<ProjectRecord>('Project');

@@ -4,7 +4,7 @@
 // upstream sends in place of a secret is never sent back: a secret left out keeps its value.
 
 import { badUserInput } from '../errors/codes.ts';
-import type { UpstreamCall } from './client.ts';
+import type { UpstreamCall } from './call.ts';
 
 export const SECRET_MASK = '**************** POSTHOG SECRET FIELD ****************';
 

@@ -99,16 +99,3 @@ export function unknownWriteOutcome(error: GraphQLError): GraphQLError {
     { extensions: { ...error.extensions, writeOutcome: 'unknown' } },
   );
 }
-
-/** Retryable for a GET: the failure happened before the upstream could act on it, or it says try again. */
-export function isRetryableTransportError(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code ?? '';
-  return [
-    'ECONNREFUSED',
-    'ECONNRESET',
-    'UND_ERR_SOCKET',
-    'EPIPE',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'EAI_AGAIN',
-  ].includes(code);
-}

@@ -4,9 +4,9 @@
 // waiting when its client goes away, or granted a connection after its deadline, is never sent.
 import type { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createUpstreamClient } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { RequestSignal } from '../../src/upstream/client.ts';
+import { createUpstreamClient } from '../../src/gateway.ts';
+import { RequestSignal } from '../../src/upstream/request-signal.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { parsePrometheus, total } from '../observability/prometheus.ts';
 

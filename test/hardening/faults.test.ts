@@ -3,7 +3,7 @@
 // still serving, GETs retried as configured and writes sent exactly once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultAction } from '../../src/reference-upstream/faults.ts';
-import { configId, type Harness, startHarness } from '../harness.ts';
+import { configId, type Harness, startGatewayServer, startHarness } from '../harness.ts';
 
 const RETRIES = 2;
 
@@ -183,22 +183,17 @@ describe('fault matrix', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    const { createGateway, createUpstreamClient } = await import('../../src/app.ts');
-    const { loadConfig } = await import('../../src/config.ts');
-    const config = loadConfig({
-      UPSTREAM_URL: `http://127.0.0.1:${port}`,
+    const gateway = await startGatewayServer(`http://127.0.0.1:${port}`, {
       UPSTREAM_RETRIES: '1',
       LOG_LEVEL: 'silent',
     });
-    const client = createUpstreamClient(config, `http://127.0.0.1:${port}`);
-    const yoga = createGateway(config, { client });
-    const response = await yoga.fetch('http://gateway.test/graphql', {
+    const response = await fetch(gateway.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer phx_full' },
       body: JSON.stringify({ query: '{ project(projectId: "1") { name } }' }),
     });
     const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
     expect(body.errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
-    await client.close();
+    await gateway.close();
   });
 });

@@ -158,7 +158,7 @@ describe('operation limits', () => {
   });
 
   it('lets the combined view through', async () => {
-    const { EXAMPLE_QUERY } = await import('../../src/app.ts');
+    const { EXAMPLE_QUERY } = await import('../../src/example-query.ts');
     const { body } = await h.gql(EXAMPLE_QUERY, {}, 'phx_legacy');
     expect(body.errors).toBeUndefined();
     expect(body.data.project.destinationConfigs.edges).toHaveLength(5);

@@ -3,7 +3,8 @@
 // entry fails where it is read, not the entries beside it.
 import { describe, expect, it } from 'vitest';
 import { ListedConfigs } from '../../src/loaders/listed-configs.ts';
-import { normalizeConfig, normalizeOffsetPage } from '../../src/upstream/types.ts';
+import { normalizeConfig } from '../../src/upstream/normalize.ts';
+import { normalizeOffsetPage } from '../../src/upstream/pages.ts';
 import { codeOf } from './code-of.ts';
 
 const config = (id: number, extra = '') =>

@@ -6,7 +6,7 @@
 // it), its index there and the entry's id. Paging resumes at any edge, mid-page included, and an
 // entry pushed down the first page by newer ones is found again by its id.
 import { badUserInput } from '../../errors/codes.ts';
-import type { CursorPage } from '../../upstream/types.ts';
+import type { CursorPage } from '../../upstream/pages.ts';
 import {
   type Connection,
   type ConnectionArgs,

@@ -1,0 +1,119 @@
+// startGateway(config) → the running gateway: the upstream client, tracing, live services, the
+// yoga app, the HTTP server with the WebSocket transport on it, listening; and `close`, the one
+// shutdown order. main.ts runs it as the process; the tests run it the same way.
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createGateway } from './app.ts';
+import type { Config } from './config.ts';
+import { createHttpServer } from './http-server.ts';
+import { LiveServices } from './live/services.ts';
+import { loadTracing } from './observability/load-tracing.ts';
+import { createLogger } from './observability/operation-log.ts';
+import { Readiness } from './observability/readiness.ts';
+import { UpstreamClient } from './upstream/client.ts';
+import { attachGraphQLWebSocket } from './websocket.ts';
+
+export interface GatewayOptions {
+  /** The REST upstream's origin: config.upstreamUrl, or the embedded reference upstream's. */
+  upstreamOrigin: string;
+  /** Where the operation log goes; pino on stdout at config.logLevel when not given. */
+  logger?: Logger;
+  /** Prefilled in GraphiQL's headers; only ever set for the embedded reference upstream. */
+  graphiqlDemoKey?: string | null;
+  /** A worker of WORKERS > 1: /metrics answers for the whole cluster. */
+  clusterWorker?: boolean;
+}
+
+export interface RunningGateway {
+  /** http://…/graphql, where it listens. */
+  url: string;
+  port: number;
+  /** /ready's state. */
+  readiness: Readiness;
+  /** Subscriptions and live queries (pollers, slots). */
+  live: LiveServices;
+  /**
+   * Drains and stops: /ready fails, no new connection is taken, live work ends cleanly, requests
+   * in flight get SHUTDOWN_GRACE_MS (then are cut), then the upstream pool closes and the last
+   * spans are flushed (for at most TRACE_FLUSH_MS). Resolves with whether the spans went out.
+   */
+  close(): Promise<{ spansFlushed: boolean }>;
+}
+
+/**
+ * How long shutdown waits for the last spans to be exported. A collector that is down or hangs
+ * would otherwise hold the process for as long as the exporter retries (minutes, with a backlog,
+ * seen in npm run bench): a deployment expects the process gone soon after SIGTERM.
+ */
+export const TRACE_FLUSH_MS = 2_000;
+
+/** The pooled client of the upstream at `origin`, with the config's timeouts, retries and limits. */
+export const createUpstreamClient = (config: Readonly<Config>, origin: string) =>
+  new UpstreamClient({ origin, ...config.upstream });
+
+export async function startGateway(
+  config: Readonly<Config>,
+  options: GatewayOptions,
+): Promise<RunningGateway> {
+  const client = createUpstreamClient(config, options.upstreamOrigin);
+  const readiness = new Readiness(client);
+  const tracing = await loadTracing(config);
+  const live = new LiveServices(client, { ...config.live, requestDeadlineMs: config.requestDeadlineMs });
+  const gateway = createGateway(config, {
+    client,
+    logger: options.logger ?? createLogger(config.logLevel),
+    graphiqlDemoKey: options.graphiqlDemoKey ?? null,
+    readiness,
+    tracing,
+    live,
+    clusterWorker: options.clusterWorker ?? false,
+  });
+  const server = createHttpServer(gateway, config);
+  const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+
+  let closing: Promise<{ spansFlushed: boolean }> | undefined;
+  async function drain(): Promise<{ spansFlushed: boolean }> {
+    readiness.startDraining();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Subscriptions and live queries end cleanly (SSE streams complete, sockets close 1001).
+    live.closeAll();
+    await websocket.close();
+    server.closeIdleConnections();
+    const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+    await closed;
+    clearTimeout(cut);
+    await client.close();
+    const spansFlushed = tracing ? await settlesWithin(tracing.shutdown(), TRACE_FLUSH_MS) : true;
+    return { spansFlushed };
+  }
+
+  return {
+    url: `http://${host}:${port}/graphql`,
+    port,
+    readiness,
+    live,
+    close: () => (closing ??= drain()),
+  };
+}
+
+/** Whether `promise` settles (either way) within `ms`. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+}

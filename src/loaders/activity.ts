@@ -1,0 +1,82 @@
+// A project's activity log as this request reads it: pages of the cursor list (filtered upstream
+// by scope, item_id and user), important changes, and the bookmark write.
+import type DataLoader from 'dataloader';
+import type { CallerUpstream } from '../upstream/call.ts';
+import { normalizeEntry, normalizeImportantChanges } from '../upstream/normalize.ts';
+import { type CursorPage, normalizeCursorPage } from '../upstream/pages.ts';
+import { PATHS } from '../upstream/paths.ts';
+import type { ActivityEntryRecord, ImportantChangesRecord } from '../upstream/records.ts';
+import { jsonKey, perKeyLoader } from './one-at-a-time.ts';
+
+export interface ActivityFilters {
+  scope?: string | null;
+  itemId?: string | null;
+  userId?: number | null;
+}
+
+export interface ActivityPageKey {
+  projectId: string;
+  cursor: string | null;
+  filters: ActivityFilters;
+}
+
+export interface ImportantChangesKey {
+  projectId: string;
+  unreadOnly: boolean;
+}
+
+export interface Bookmarked {
+  bookmark: string;
+  /** Set when the upstream answers with an entry (as the interface document says). */
+  entry: ActivityEntryRecord | null;
+}
+
+export class Activity {
+  private pageLoader?: DataLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>;
+  private importantLoader?: DataLoader<ImportantChangesKey, ImportantChangesRecord, string>;
+
+  constructor(private readonly upstream: CallerUpstream) {}
+
+  /** A page of the log, newest first: from the top (cursor null) or where a cursor points. */
+  page(key: ActivityPageKey): Promise<CursorPage<ActivityEntryRecord>> {
+    this.pageLoader ??= perKeyLoader(async ({ projectId, cursor, filters }: ActivityPageKey) => {
+      const answer = await this.upstream.request({
+        method: 'GET',
+        path: PATHS.activityLog(projectId),
+        query: {
+          cursor: cursor ?? undefined,
+          scope: filters.scope ?? undefined,
+          item_id: filters.itemId ?? undefined,
+          user: filters.userId ?? undefined,
+        },
+        parseAnswer: false,
+      });
+      return normalizeCursorPage(answer, (raw) => normalizeEntry(raw, projectId));
+    }, jsonKey);
+    return this.pageLoader.load(key);
+  }
+
+  /** GET …/activity_log/important_changes/ (unread=true when only the unread are wanted). */
+  importantChanges(key: ImportantChangesKey): Promise<ImportantChangesRecord> {
+    this.importantLoader ??= perKeyLoader(async ({ projectId, unreadOnly }: ImportantChangesKey) => {
+      const answer = await this.upstream.request({
+        method: 'GET',
+        path: PATHS.importantChanges(projectId),
+        query: { unread: unreadOnly ? 'true' : undefined },
+      });
+      return normalizeImportantChanges(answer.body, projectId);
+    }, jsonKey);
+    return this.importantLoader.load(key);
+  }
+
+  /** POST …/activity_log/bookmark_activity_notification/ with {"bookmark": date-time}. */
+  async bookmark(projectId: string, bookmark: string): Promise<Bookmarked> {
+    const answer = await this.upstream.request({
+      method: 'POST',
+      path: PATHS.bookmark(projectId),
+      json: { bookmark },
+    });
+    const isEntry = answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body);
+    return { bookmark, entry: isEntry ? normalizeEntry(answer.body, projectId) : null };
+  }
+}

@@ -1,0 +1,190 @@
+// One attempt of an upstream call: the request on the pool with the caller's key, its answer read
+// whole (so the socket goes back to the pool), and what it became: the answer, or an
+// AttemptFailure saying whether the retry policy may try again (retry.ts).
+import type { GraphQLError } from 'graphql';
+import { malformedUpstreamBody, upstreamTimeout } from '../errors/codes.ts';
+import { decodeUtf8, readChunks } from './answer-body.ts';
+import type { CallerOptions, UpstreamCall, UpstreamResponse } from './call.ts';
+import {
+  mayHaveReachedUpstream,
+  transportError,
+  unknownWriteOutcome,
+  upstreamStatusError,
+} from './errors.ts';
+import { RequestDeadline } from './request-signal.ts';
+import {
+  isRetryableMethod,
+  isRetryableStatus,
+  isRetryableTransportError,
+  type RetryReason,
+  retryAfterSeconds,
+} from './retry.ts';
+import { type Pool, requestOn } from './undici-pool.ts';
+
+export const USER_AGENT = 'destinations-graphql-gateway/0.1';
+
+/** What an attempt needs of the client: its pool and its timeouts and limits. */
+export interface AttemptSettings {
+  pool: Pool;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  /** A larger answer is refused as malformed (UPSTREAM_UNAVAILABLE), as soon as it is seen. */
+  maxResponseBytes: number;
+}
+
+export class AttemptFailure {
+  constructor(
+    readonly error: GraphQLError,
+    readonly retryable: boolean,
+    /** How long to wait before the retry, when the upstream said (Retry-After). */
+    readonly waitMs: number | null = null,
+  ) {}
+
+  get retryReason(): RetryReason {
+    const status = (this.error.extensions.upstream as { status?: number } | undefined)?.status;
+    if (status === 429) return 'rate_limited';
+    return status === undefined ? 'transport' : 'upstream_5xx';
+  }
+}
+
+/** Why nothing more may start for this caller, as the error a field gets; null while it may. */
+export function stopped(caller: CallerOptions): GraphQLError | null {
+  if (caller.signal.aborted) {
+    return caller.signal.reason instanceof RequestDeadline
+      ? upstreamTimeout('the request deadline')
+      : transportError(caller.signal.reason, false);
+  }
+  return Date.now() >= caller.deadline ? upstreamTimeout('the request deadline') : null;
+}
+
+function queryString(query: UpstreamCall['query']): string {
+  let text = '';
+  for (const key in query) {
+    const value = query[key];
+    if (value === undefined) continue;
+    text += `${text ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
+  }
+  return text;
+}
+
+function headersFor(call: UpstreamCall, caller: CallerOptions, observed?: Record<string, string>) {
+  const headers: Record<string, string> = {
+    ...observed,
+    authorization: caller.authorization!,
+    accept: 'application/json',
+    'user-agent': USER_AGENT,
+  };
+  if (caller.requestId) headers['x-request-id'] = caller.requestId;
+  let body: string | undefined;
+  if (call.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(call.form).toString();
+  } else if (call.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(call.json);
+  }
+  return { headers, body };
+}
+
+export async function attempt(
+  settings: AttemptSettings,
+  call: UpstreamCall,
+  caller: CallerOptions,
+  attemptNumber: number,
+): Promise<UpstreamResponse | AttemptFailure> {
+  const observation = caller.observer?.attemptStarted(call, attemptNumber);
+  const { headers, body } = headersFor(call, caller, observation?.headers);
+  const remaining = caller.deadline - Date.now();
+  const started = performance.now();
+  let status: number | null = null;
+  let errorCode: string | null = null;
+  try {
+    const response = await requestOn(settings.pool, {
+      path: `${call.path}${queryString(call.query)}`,
+      method: call.method,
+      headers,
+      body,
+      signal: caller.signal,
+      headersTimeout: Math.min(settings.headersTimeoutMs, Math.max(1, remaining)),
+      bodyTimeout: settings.bodyTimeoutMs,
+    });
+    status = response.statusCode;
+    const chunks = await readChunks(
+      response.body,
+      response.headers['content-length'],
+      settings.maxResponseBytes,
+    );
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (status >= 400) {
+      const failure = statusFailure(
+        call,
+        status,
+        decodeUtf8(chunks),
+        response.headers['retry-after'],
+        caller,
+      );
+      errorCode = failure.error.extensions.code as string;
+      return failure;
+    }
+    const parsed = call.parseAnswer === false ? null : parseBody(decodeUtf8(chunks), contentType);
+    return { status, contentType, body: parsed, chunks };
+  } catch (error) {
+    const failure = error instanceof AttemptFailure ? error : transportFailure(call, caller, status, error);
+    errorCode = failure.error.extensions.code as string;
+    return failure;
+  } finally {
+    const durationMs = performance.now() - started;
+    caller.onAttempt?.({ method: call.method, path: call.path, status, durationMs });
+    observation?.finished({ status, errorCode, durationMs });
+  }
+}
+
+function transportFailure(
+  call: UpstreamCall,
+  caller: CallerOptions,
+  status: number | null,
+  error: unknown,
+): AttemptFailure {
+  const deadlineHit = caller.signal.reason instanceof RequestDeadline || Date.now() >= caller.deadline - 1;
+  const retryable = isRetryableMethod(call.method) && status === null && isRetryableTransportError(error);
+  const failure = transportError(error, deadlineHit);
+  // A write cut after it may have reached the upstream may have been applied.
+  const unknown = call.method !== 'GET' && (deadlineHit || mayHaveReachedUpstream(error));
+  return new AttemptFailure(unknown ? unknownWriteOutcome(failure) : failure, retryable);
+}
+
+function statusFailure(
+  call: UpstreamCall,
+  status: number,
+  text: string,
+  retryAfterHeader: string | string[] | undefined,
+  caller: CallerOptions,
+): AttemptFailure {
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  const retryAfter = retryAfterSeconds(retryAfterHeader);
+  const error = upstreamStatusError(status, parsed, retryAfter);
+  // A 4xx write was refused; after a 5xx nobody can say what the upstream did.
+  if (!isRetryableMethod(call.method))
+    return new AttemptFailure(status >= 500 ? unknownWriteOutcome(error) : error, false);
+  if (status === 429) {
+    // Wait out the rate limit only when the wait fits in the request's deadline.
+    const fits = retryAfter !== null && Date.now() + retryAfter * 1000 < caller.deadline;
+    return new AttemptFailure(error, fits, fits ? retryAfter! * 1000 : null);
+  }
+  return new AttemptFailure(error, isRetryableStatus(status));
+}
+
+function parseBody(text: string, contentType: string): unknown {
+  if (text.length === 0) return null;
+  if (!/\bjson\b/i.test(contentType)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AttemptFailure(malformedUpstreamBody(), false);
+  }
+}

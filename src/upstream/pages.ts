@@ -1,0 +1,136 @@
+// A list answer as a page: its entries over the answer's scanned bytes (page-scan.ts), and the
+// list's place (count, next and previous) read from the members around them.
+import { malformedUpstreamBody } from '../errors/codes.ts';
+import { cursorFromLink, offsetFromLink } from './links.ts';
+import { int } from './normalize.ts';
+import { type ScannedPage, scanPage } from './page-scan.ts';
+
+/**
+ * A page answer's entries over its scanned bytes (page-scan.ts): located as far as they are asked
+ * for, parsed and normalised when first read. The upstream sends up to 100 a page; a screen
+ * usually shows a few, and a cross-link reads the few configs it names from a list page. Parsing
+ * and normalising them all was most of the garbage a combined view and an activity page made
+ * (npm run bench). A request's loaders hold its pages until it ends, so what a page holds is the
+ * answer's bytes (outside the JS heap) and the entries read, not every parsed entry surviving
+ * each young-generation GC.
+ */
+class PageEntries<T> {
+  private readonly items: (T | undefined)[] = [];
+  /** `head` has read every entry below this (or all the page holds). */
+  private readAhead = 0;
+
+  constructor(
+    private readonly scanned: ScannedPage,
+    private readonly normalize: (raw: unknown) => T,
+  ) {}
+
+  /** Whether the page has an entry at `index`; cheaper than `size` for a walk from the top. */
+  has(index: number): boolean {
+    return this.scanned.has(index);
+  }
+
+  /** How many entries the page holds (the whole answer is scanned). */
+  get size(): number {
+    return this.scanned.size;
+  }
+
+  /** The entry at `index` (has(index) is true). */
+  at(index: number): T {
+    let item = this.items[index];
+    if (item === undefined) {
+      item = this.normalize(this.scanned.entry(index));
+      this.items[index] = item;
+    }
+    return item;
+  }
+
+  /** Whether the entry at `index` was read (parsed and normalised) already. */
+  isRead(index: number): boolean {
+    return this.items[index] !== undefined;
+  }
+
+  /**
+   * The first `count` entries (fewer if the page holds fewer), for a connection that shows them
+   * all: the answer parsed whole, in one JSON.parse, where reading each entry from the scan cost
+   * half again as much (each located entry decoded and parsed alone, 100 times over). An answer
+   * JSON.parse refuses is read entry by entry instead: the entries before a bad one are read and
+   * the bad one fails where it is, as `at` would.
+   */
+  head(count: number): T[] {
+    if (count > this.readAhead) {
+      const all = this.scanned.parseEntries();
+      if (all === undefined) return this.walk(count);
+      const length = Math.min(count, all.length);
+      for (let i = 0; i < length; i++) this.items[i] ??= this.normalize(all[i]);
+      this.readAhead = count;
+    }
+    return this.items.slice(0, count) as T[];
+  }
+
+  /** The first `count` entries, each located and parsed alone. */
+  private walk(count: number): T[] {
+    const head: T[] = [];
+    for (let i = 0; i < count && this.has(i); i++) head.push(this.at(i));
+    return head;
+  }
+
+  /** Member `name` of the entry at `index` as the upstream sent it, the entry left unparsed. */
+  member(index: number, name: string): unknown {
+    return this.scanned.member(index, name);
+  }
+}
+
+/** A page of a cursor list (the activity log). */
+export class CursorPage<T> extends PageEntries<T> {
+  constructor(
+    scanned: ScannedPage,
+    normalize: (raw: unknown) => T,
+    /** Read from the `next` link's cursor; null when there is no next page. */
+    readonly nextCursor: string | null,
+    /** Read from the `previous` link's cursor; null when this is the first page. */
+    readonly previousCursor: string | null,
+  ) {
+    super(scanned, normalize);
+  }
+}
+
+/** A page of a limit/offset list (configs, projects). */
+export class OffsetPage<T> extends PageEntries<T> {
+  constructor(
+    scanned: ScannedPage,
+    normalize: (raw: unknown) => T,
+    /** How many the whole list holds: the upstream's `count`, else this page's size. */
+    readonly count: number,
+    /** Read from the `next` link's offset; null when there is no next page. */
+    readonly nextOffset: number | null,
+  ) {
+    super(scanned, normalize);
+  }
+}
+
+/** A page answer read with `parseAnswer: false`, scanned; one with no `results` array is malformed. */
+function scanAnswer(answer: { chunks: readonly Buffer[] }, needed: readonly string[]): ScannedPage {
+  const scanned = scanPage(answer.chunks, needed);
+  if (!scanned.hasEntries) throw malformedUpstreamBody();
+  return scanned;
+}
+
+/** An offset page from its answer's bytes. */
+export function normalizeOffsetPage<T>(
+  answer: { chunks: readonly Buffer[] },
+  item: (raw: unknown) => T,
+): OffsetPage<T> {
+  const scanned = scanAnswer(answer, ['count', 'next']);
+  const { count, next } = scanned.members;
+  return new OffsetPage(scanned, item, int(count) ?? scanned.size, offsetFromLink(next)?.offset ?? null);
+}
+
+/** A cursor page from its answer's bytes. */
+export function normalizeCursorPage<T>(
+  answer: { chunks: readonly Buffer[] },
+  item: (raw: unknown) => T,
+): CursorPage<T> {
+  const scanned = scanAnswer(answer, ['next', 'previous']);
+  const { next, previous } = scanned.members;
+  return new CursorPage(scanned, item, cursorFromLink(next), cursorFromLink(previous));
+}

@@ -1,0 +1,77 @@
+// The records the gateway makes of the upstream's answers: one shape whatever the dialect
+// (../shared/upstream-notes.md). A record says which fields its answer did not carry
+// (`undefined`), so a loader can fetch them rather than answer a wrong null.
+
+/** Which operation a config came from; it decides which fields the answer carries. */
+export type ConfigSource = 'list' | 'retrieve' | 'write' | 'rearrange' | 'frontend';
+
+export interface ProjectRecord {
+  readonly __typename: 'Project';
+  /** As the caller addressed it: an integer id or `@current`. */
+  projectId: string;
+  /** The numeric id, once an answer about the project carried it (what `@current` stands for). */
+  id?: string;
+  /** undefined until an answer about the project carried it. */
+  name?: string | null;
+}
+
+export interface ConfigRecord {
+  readonly __typename: 'DestinationConfig';
+  /** The project as addressed in the path the config was read through. */
+  projectId: string;
+  databaseId: number;
+  plugin: number;
+  enabled: boolean;
+  order: number;
+  name: string | null;
+  description: string | null;
+  deleted: boolean;
+  filters: unknown;
+  config: unknown;
+  error: unknown;
+  teamId: number | null;
+  /** undefined: this answer did not carry it (PostHog's list and rearrange answers). */
+  pluginInfo: unknown;
+  /** undefined: this answer did not carry it (PostHog has it on list and retrieve only). */
+  deliveryRate24h: number | null | undefined;
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+export interface ActivityUserRecord {
+  id: number | null;
+  uuid: string | null;
+  distinctId: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  isEmailVerified: boolean | null;
+  hedgehogConfig: unknown;
+}
+
+export interface ActivityEntryRecord {
+  readonly __typename: 'ActivityLogEntry';
+  projectId: string;
+  id: string;
+  user: ActivityUserRecord | null;
+  unread: boolean;
+  organizationId: string | null;
+  wasImpersonated: boolean | null;
+  isSystem: boolean | null;
+  activity: string;
+  itemId: string | null;
+  scope: string;
+  detail: unknown;
+  createdAt: string;
+}
+
+export interface FrontendRecord {
+  contentType: string;
+  config: ConfigRecord | null;
+  source: string | null;
+}
+
+export interface ImportantChangesRecord {
+  entries: ActivityEntryRecord[];
+  lastRead: string | null;
+}
