@@ -1,5 +1,5 @@
 // Every setting of the gateway, read from the environment once at start-up and frozen. A bad
-// value stops start-up with a message that names the variable; README.md has the table.
+// value stops start-up with a message that names the variable; docs/operating.md has the table.
 //
 // Read by the few parsers below rather than a schema library: zod held 3.4 MB of heap for the
 // life of the process to read a dozen variables once, and every MB a process holds at rest is
@@ -129,10 +129,61 @@ const list: Parse<string[]> = (value) =>
 const workers: Parse<number> = (value) =>
   value === 'auto' ? availableParallelism() : integer(1, 256)(value);
 
+/** Reads one variable: its parsed value, or `fallback` when unset (a refusal is recorded). */
+type Read = <T, F = T>(name: string, parse: Parse<T>, fallback: F) => T | F;
+
+/** The upstream client: timeouts, retries, connections, the largest answer. */
+function readUpstream(read: Read) {
+  return Object.freeze({
+    connectTimeoutMs: read('UPSTREAM_CONNECT_TIMEOUT_MS', integer(1, 600_000), 5_000),
+    headersTimeoutMs: read('UPSTREAM_HEADERS_TIMEOUT_MS', integer(1, 600_000), 10_000),
+    bodyTimeoutMs: read('UPSTREAM_BODY_TIMEOUT_MS', integer(1, 600_000), 10_000),
+    retries: read('UPSTREAM_RETRIES', integer(0, 10), 2),
+    maxConnections: read('UPSTREAM_MAX_CONNECTIONS', integer(1, 1_000), 32),
+    maxResponseBytes: read(
+      'UPSTREAM_MAX_RESPONSE_BYTES',
+      integer(1_024, 1024 * 1024 * 1024),
+      32 * 1024 * 1024,
+    ),
+  });
+}
+
+/** The HTTP server: how long a request may take to arrive, how many sockets. */
+function readServer(read: Read) {
+  return Object.freeze({
+    requestTimeoutMs: read('REQUEST_TIMEOUT_MS', integer(1_000, 600_000), 30_000),
+    headersTimeoutMs: read('HEADERS_TIMEOUT_MS', integer(1_000, 600_000), 10_000),
+    maxConnections: read('MAX_CONNECTIONS', integer(1, 1_000_000), 10_000),
+  });
+}
+
+/** What one operation may be: its shape, cost, upstream calls and body. */
+function readLimits(read: Read) {
+  return Object.freeze({
+    depth: read('MAX_DEPTH', integer(1, 100), 12),
+    aliases: read('MAX_ALIASES', integer(1, 1_000), 30),
+    tokens: read('MAX_TOKENS', integer(10, 100_000), 2_000),
+    directives: read('MAX_DIRECTIVES', integer(1, 1_000), 20),
+    cost: read('MAX_COST', integer(1, 10_000_000), 50_000),
+    upstreamCalls: read('MAX_UPSTREAM_CALLS', integer(1, 10_000), 50),
+    bodyBytes: read('MAX_BODY_BYTES', integer(1_024, 100 * 1024 * 1024), 1024 * 1024),
+  });
+}
+
+/** Subscriptions and live queries: poll intervals, slots. */
+function readLive(read: Read) {
+  return Object.freeze({
+    activityPollMs: read('ACTIVITY_POLL_MS', integer(100, 3_600_000), 5_000),
+    liveQueryPollMs: read('LIVE_QUERY_POLL_MS', integer(100, 3_600_000), 10_000),
+    maxSubscriptionsPerKey: read('MAX_SUBSCRIPTIONS_PER_KEY', integer(1, 10_000), 5),
+    maxSubscriptions: read('MAX_SUBSCRIPTIONS', integer(1, 1_000_000), 1_000),
+  });
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
   const problems: string[] = [];
   /** A variable's value, or `fallback` when unset; an empty variable counts as unset, as shells and .env files usually mean it. */
-  function read<T, F = T>(name: string, parse: Parse<T>, fallback: F): T | F {
+  const read: Read = (name, parse, fallback) => {
     const value = env[name];
     if (value === undefined || value === '') return fallback;
     try {
@@ -142,7 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       problems.push(`${name}=${JSON.stringify(value)}: ${error.message}`);
       return fallback;
     }
-  }
+  };
 
   const metricsToken = read(
     'METRICS_TOKEN',
@@ -161,33 +212,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     graphiql: read('GRAPHIQL', flag, true),
     logLevel: read('LOG_LEVEL', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info'),
     executor: read('EXECUTOR', oneOf('compiled', 'graphql-js'), 'compiled'),
-    upstream: Object.freeze({
-      connectTimeoutMs: read('UPSTREAM_CONNECT_TIMEOUT_MS', integer(1, 600_000), 5_000),
-      headersTimeoutMs: read('UPSTREAM_HEADERS_TIMEOUT_MS', integer(1, 600_000), 10_000),
-      bodyTimeoutMs: read('UPSTREAM_BODY_TIMEOUT_MS', integer(1, 600_000), 10_000),
-      retries: read('UPSTREAM_RETRIES', integer(0, 10), 2),
-      maxConnections: read('UPSTREAM_MAX_CONNECTIONS', integer(1, 1_000), 32),
-      maxResponseBytes: read(
-        'UPSTREAM_MAX_RESPONSE_BYTES',
-        integer(1_024, 1024 * 1024 * 1024),
-        32 * 1024 * 1024,
-      ),
-    }),
+    upstream: readUpstream(read),
     requestDeadlineMs: read('REQUEST_DEADLINE_MS', integer(1, 600_000), 25_000),
-    server: Object.freeze({
-      requestTimeoutMs: read('REQUEST_TIMEOUT_MS', integer(1_000, 600_000), 30_000),
-      headersTimeoutMs: read('HEADERS_TIMEOUT_MS', integer(1_000, 600_000), 10_000),
-      maxConnections: read('MAX_CONNECTIONS', integer(1, 1_000_000), 10_000),
-    }),
-    limits: Object.freeze({
-      depth: read('MAX_DEPTH', integer(1, 100), 12),
-      aliases: read('MAX_ALIASES', integer(1, 1_000), 30),
-      tokens: read('MAX_TOKENS', integer(10, 100_000), 2_000),
-      directives: read('MAX_DIRECTIVES', integer(1, 1_000), 20),
-      cost: read('MAX_COST', integer(1, 10_000_000), 50_000),
-      upstreamCalls: read('MAX_UPSTREAM_CALLS', integer(1, 10_000), 50),
-      bodyBytes: read('MAX_BODY_BYTES', integer(1_024, 100 * 1024 * 1024), 1024 * 1024),
-    }),
+    server: readServer(read),
+    limits: readLimits(read),
     corsOrigins: read('CORS_ORIGINS', list, null),
     shutdownGraceMs: read('SHUTDOWN_GRACE_MS', integer(0, 600_000), 10_000),
     workers: read('WORKERS', workers, 1),
@@ -199,12 +227,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
           scheduleDelayMs: read('OTEL_BSP_SCHEDULE_DELAY', integer(1, 600_000), 5_000),
         })
       : null,
-    live: Object.freeze({
-      activityPollMs: read('ACTIVITY_POLL_MS', integer(100, 3_600_000), 5_000),
-      liveQueryPollMs: read('LIVE_QUERY_POLL_MS', integer(100, 3_600_000), 10_000),
-      maxSubscriptionsPerKey: read('MAX_SUBSCRIPTIONS_PER_KEY', integer(1, 10_000), 5),
-      maxSubscriptions: read('MAX_SUBSCRIPTIONS', integer(1, 1_000_000), 1_000),
-    }),
+    live: readLive(read),
     persistedOperations: Object.freeze({ manifest: null, only: persistedOnly }),
   };
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {

@@ -11,9 +11,9 @@ import type { Dialect } from '../src/reference-upstream/dialect.ts';
 import {
   type ReferenceUpstream,
   type ReferenceUpstreamOptions,
-  type RequestLogEntry,
   startReferenceUpstream,
 } from '../src/reference-upstream/server.ts';
+import type { RequestLogEntry } from '../src/reference-upstream/state.ts';
 
 export interface GqlAnswer {
   status: number;

@@ -1,4 +1,4 @@
-// The production path, on a copy of this checkout: the README's deploy sequence (install with dev
+// The production path, on a copy of this checkout: the deploy sequence of docs/operating.md (install with dev
 // dependencies, build, prune them, run `node dist/main.js` as the image's PID 1 would) serves and
 // stops cleanly on SIGTERM with no TypeScript loader installed; and `npm start` on a fresh copy
 // builds dist/ first, runs compiled JS, and leaves no orphan when npm gets SIGTERM.

@@ -39,6 +39,32 @@ function outcomeOf(operation: FinishedOperation): string {
 const keyAccepted = (operation: FinishedOperation) =>
   operation.calls?.attempts.some((attempt) => attempt.status !== null && attempt.status !== 401) ?? false;
 
+/** Gauges read from the upstream pool when /metrics is scraped. */
+function registerPoolGauges(client: UpstreamClient, registers: Registry[]): void {
+  const pool = (read: (stats: ReturnType<UpstreamClient['poolStats']>) => number) =>
+    function (this: Gauge) {
+      this.set(read(client.poolStats()));
+    };
+  new Gauge({
+    name: 'gateway_upstream_pool_connected_sockets',
+    help: 'Open sockets to the upstream.',
+    registers,
+    collect: pool((s) => s.connected),
+  });
+  new Gauge({
+    name: 'gateway_upstream_pool_queued_requests',
+    help: 'Upstream requests waiting for a socket (UPSTREAM_MAX_CONNECTIONS reached).',
+    registers,
+    collect: pool((s) => s.queued),
+  });
+  new Gauge({
+    name: 'gateway_upstream_pool_running_requests',
+    help: 'Upstream requests in flight.',
+    registers,
+    collect: pool((s) => s.running),
+  });
+}
+
 export class GatewayMetrics {
   readonly registry = new Registry();
   /** The text /metrics answers: this registry's, or with WORKERS > 1 the whole cluster's. */
@@ -115,28 +141,7 @@ export class GatewayMetrics {
       labelNames: ['method', 'route'],
       registers,
     });
-    const pool = (read: (stats: ReturnType<UpstreamClient['poolStats']>) => number) =>
-      function (this: Gauge) {
-        this.set(read(client.poolStats()));
-      };
-    new Gauge({
-      name: 'gateway_upstream_pool_connected_sockets',
-      help: 'Open sockets to the upstream.',
-      registers,
-      collect: pool((s) => s.connected),
-    });
-    new Gauge({
-      name: 'gateway_upstream_pool_queued_requests',
-      help: 'Upstream requests waiting for a socket (UPSTREAM_MAX_CONNECTIONS reached).',
-      registers,
-      collect: pool((s) => s.queued),
-    });
-    new Gauge({
-      name: 'gateway_upstream_pool_running_requests',
-      help: 'Upstream requests in flight.',
-      registers,
-      collect: pool((s) => s.running),
-    });
+    registerPoolGauges(client, registers);
     collectDefaultMetrics({ register: this.registry });
   }
 

@@ -7,7 +7,8 @@ import {
   permissionDenied,
 } from './api-error.ts';
 import type { Dialect } from './dialect.ts';
-import type { ApiKey, Project, Store } from './store.ts';
+import type { ApiKey, Project } from './model.ts';
+import type { Store } from './store.ts';
 
 export const CUSTOM_ACTION_REFUSED = 'This action does not support Personal API Key access';
 

@@ -2,8 +2,8 @@
 //   [--latency MS] [--jitter MS] [--rate-limit PER_MINUTE]`: the reference upstream on its own.
 import { parseArgs } from 'node:util';
 import { DIALECTS, type Dialect } from './dialect.ts';
+import { DEMO_KEYS } from './seed.ts';
 import { startReferenceUpstream } from './server.ts';
-import { DEMO_KEYS } from './store.ts';
 
 function fail(message: string): never {
   console.error(`upstream: ${message}`);

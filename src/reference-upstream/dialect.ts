@@ -2,7 +2,9 @@
 // `spec` answers as interface.md says, `posthog` as PostHog's code does. Every difference in
 // the shape of an answer lives here; differences in behaviour are branches in routes.ts that
 // name the dialect.
-import type { ActivityEntry, DestinationConfig, Project, Store } from './store.ts';
+
+import type { ActivityEntry, DestinationConfig, Project } from './model.ts';
+import type { Store } from './store.ts';
 
 export type Dialect = 'spec' | 'posthog';
 export const DIALECTS: readonly Dialect[] = ['spec', 'posthog'];

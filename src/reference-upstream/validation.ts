@@ -3,7 +3,8 @@
 import { serverError, validationError } from './api-error.ts';
 import type { ParsedBody } from './body.ts';
 import type { Dialect } from './dialect.ts';
-import type { DestinationConfig, Store } from './store.ts';
+import type { DestinationConfig } from './model.ts';
+import type { Store } from './store.ts';
 
 export type WritableFields = Partial<
   Pick<

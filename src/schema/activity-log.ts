@@ -1,8 +1,9 @@
-// ActivityLogEntry, its connection over the upstream's cursor list, important changes, and the
-// bookmark mutation.
+// ActivityLogEntry, its connection over the upstream's cursor list, and the Project field that
+// reaches it. Who made an entry: activity-user.ts; important changes and the bookmark:
+// activity-notifications.ts.
 import type { GatewayContext } from '../context.ts';
 import { isNotFound } from '../errors/codes.ts';
-import { configIdFromText, validateProjectId } from '../ids.ts';
+import { configIdFromText } from '../ids.ts';
 import type { ActivityFilters } from '../loaders/activity.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import type { ActivityEntryRecord } from '../upstream/records.ts';
@@ -13,7 +14,6 @@ import {
   ActivityLogEntryRef,
   ActivityUserRef,
   DestinationConfigRef,
-  ImportantChangesRef,
   isRecordOf,
   ProjectRef,
 } from './refs.ts';
@@ -21,41 +21,6 @@ import { listAnswersSuffice } from './selection.ts';
 
 /** The scope PostHog writes on entries about a destination config. */
 export const CONFIG_SCOPE = 'PluginConfig';
-
-builder.objectType(ActivityUserRef, {
-  description: 'The user who made a change (null on the entry for system changes).',
-  fields: (t) => ({
-    id: t.id({
-      description: 'The user’s UUID.',
-      resolve: (user) => user.uuid ?? String(user.id ?? ''),
-    }),
-    databaseId: t.int({
-      nullable: true,
-      description: 'The user’s integer id upstream.',
-      resolve: (u) => u.id,
-    }),
-    uuid: t.string({ nullable: true, description: 'The user’s UUID.', resolve: (u) => u.uuid }),
-    distinctId: t.string({
-      nullable: true,
-      description: 'The user’s distinct id.',
-      resolve: (u) => u.distinctId,
-    }),
-    firstName: t.string({ nullable: true, description: 'First name.', resolve: (u) => u.firstName }),
-    lastName: t.string({ nullable: true, description: 'Last name.', resolve: (u) => u.lastName }),
-    email: t.string({ nullable: true, description: 'E-mail address.', resolve: (u) => u.email }),
-    isEmailVerified: t.boolean({
-      nullable: true,
-      description: 'Whether the e-mail address is verified.',
-      resolve: (u) => u.isEmailVerified,
-    }),
-    hedgehogConfig: t.field({
-      type: 'JSON',
-      nullable: true,
-      description: 'The user’s hedgehog settings, as the upstream sends them.',
-      resolve: (u) => u.hedgehogConfig,
-    }),
-  }),
-});
 
 builder.objectType(ActivityLogEntryRef, {
   description: 'One entry of a project’s activity log: who did what to which item.',
@@ -157,23 +122,6 @@ export function activityConnection(
   );
 }
 
-builder.objectType(ImportantChangesRef, {
-  description: 'Recent changes by others to what the caller cares about, and when they last read them.',
-  fields: (t) => ({
-    entries: t.field({
-      type: [ActivityLogEntryRef],
-      description: 'The changes, newest first.',
-      resolve: (c) => c.entries,
-    }),
-    lastRead: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'The caller’s bookmark: entries after it are unread.',
-      resolve: (c) => c.lastRead,
-    }),
-  }),
-});
-
 builder.objectFields(ProjectRef, (t) => ({
   activityLog: t.connection(
     {
@@ -196,66 +144,4 @@ builder.objectFields(ProjectRef, (t) => ({
     },
     ActivityLogConnection,
   ),
-  importantChanges: t.field({
-    type: ImportantChangesRef,
-    nullable: true,
-    description:
-      'Recent changes by others (GET …/activity_log/important_changes); unreadOnly passes unread=true.',
-    args: { unreadOnly: t.arg.boolean({ description: 'Only entries after the caller’s bookmark.' }) },
-    resolve: (project, args, ctx) =>
-      ctx.loaders.activity.importantChanges({
-        projectId: project.projectId,
-        unreadOnly: args.unreadOnly ?? false,
-      }),
-  }),
 }));
-
-const BookmarkPayload = builder
-  .objectRef<{ clientMutationId: string | null; bookmark: string; entry: ActivityEntryRecord | null }>(
-    'BookmarkActivityNotificationPayload',
-  )
-  .implement({
-    description: 'The result of bookmarking the activity notifications.',
-    fields: (t) => ({
-      clientMutationId: t.string({
-        nullable: true,
-        description: 'Echoed from the input.',
-        resolve: (p) => p.clientMutationId,
-      }),
-      bookmark: t.field({
-        type: 'DateTime',
-        description: 'The date-time that was bookmarked.',
-        resolve: (p) => p.bookmark,
-      }),
-      entry: t.field({
-        type: ActivityLogEntryRef,
-        nullable: true,
-        description: 'Set when the upstream answers with an entry (as the interface document says).',
-        resolve: (p) => p.entry,
-      }),
-    }),
-  });
-
-const BookmarkInput = builder.inputType('BookmarkActivityNotificationInput', {
-  description: 'Marks the activity notifications up to a date-time as read.',
-  fields: (t) => ({
-    clientMutationId: t.string({ description: 'Echoed in the payload.' }),
-    projectId: t.string({ required: true, description: 'An integer project id, or "@current".' }),
-    bookmark: t.field({ type: 'DateTime', description: 'Defaults to now.' }),
-  }),
-});
-
-builder.mutationField('bookmarkActivityNotification', (t) =>
-  t.field({
-    type: BookmarkPayload,
-    nullable: true,
-    description: 'Bookmarks the activity notifications (POST …/activity_log/bookmark_activity_notification).',
-    args: { input: t.arg({ type: BookmarkInput, required: true, description: 'The mutation’s input.' }) },
-    resolve: async (_root, { input }, ctx) => {
-      const projectId = validateProjectId(input.projectId);
-      const bookmark = input.bookmark ?? new Date().toISOString();
-      const bookmarked = await ctx.loaders.activity.bookmark(projectId, bookmark);
-      return { clientMutationId: input.clientMutationId ?? null, ...bookmarked };
-    },
-  }),
-);

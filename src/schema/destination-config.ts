@@ -96,30 +96,34 @@ builder.objectType(DestinationConfigRef, {
       description: 'When it last changed.',
       resolve: (c) => c.updatedAt,
     }),
-    frontend: t.field({
-      type: DestinationFrontendRef,
-      nullable: true,
-      description: 'The plugin’s frontend (GET …/:id/frontend).',
-      resolve: (config, _args, ctx) => ctx.loaders.configs.frontend(keyOf(config)),
-    }),
-    activity: t.connection(
-      {
-        type: ActivityLogEntryRef,
-        nullable: true,
-        description:
-          'The activity log entries about this config (scope PluginConfig, item_id = its databaseId).',
-        resolve: (config, args, ctx) =>
-          activityConnection(
-            ctx,
-            config.projectId,
-            { scope: CONFIG_SCOPE, itemId: String(config.databaseId) },
-            args,
-          ),
-      },
-      ActivityLogConnection,
-    ),
   }),
 });
+
+// What reaches beyond the config's own record: its plugin's frontend and its activity.
+builder.objectFields(DestinationConfigRef, (t) => ({
+  frontend: t.field({
+    type: DestinationFrontendRef,
+    nullable: true,
+    description: 'The plugin’s frontend (GET …/:id/frontend).',
+    resolve: (config, _args, ctx) => ctx.loaders.configs.frontend(keyOf(config)),
+  }),
+  activity: t.connection(
+    {
+      type: ActivityLogEntryRef,
+      nullable: true,
+      description:
+        'The activity log entries about this config (scope PluginConfig, item_id = its databaseId).',
+      resolve: (config, args, ctx) =>
+        activityConnection(
+          ctx,
+          config.projectId,
+          { scope: CONFIG_SCOPE, itemId: String(config.databaseId) },
+          args,
+        ),
+    },
+    ActivityLogConnection,
+  ),
+}));
 
 builder.objectType(DestinationFrontendRef, {
   description: 'What the upstream serves as a config’s frontend.',

@@ -2,7 +2,9 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import './scalars.ts';
 import './project.ts';
+import './activity-user.ts';
 import './activity-log.ts';
+import './activity-notifications.ts';
 import './destination-config.ts';
 import './destination-config-mutations.ts';
 import './node.ts';

@@ -8,7 +8,7 @@
 // start. The upstream sets the throughput either way; what changes is that few operations are
 // half done at any moment, and a later one waits before its first call, holding nothing fetched.
 // On the combined view with 20 ms of upstream latency that cut what the gateway holds under load
-// (heap + off-heap after a forced GC) from ~45 to ~35 MB (README, Performance).
+// (heap + off-heap after a forced GC) from ~45 to ~35 MB (docs/performance.md).
 //
 // No operation waits for ever: orders only grow, every operation makes a bounded number of
 // calls (the upstream-call budget), and a wait ends when its request's signal aborts (deadline

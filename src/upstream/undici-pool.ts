@@ -3,7 +3,7 @@
 // cache, the mock agents and what they need, none of which the gateway uses: 2.0 MB of heap at
 // rest (19.4 against 21.4 MB after a forced GC at idle) and 12 MB of idle RSS. Heap at rest is
 // paid again under load: V8 sets each next heap limit at a multiple of what survived the last
-// mark-compact (README, Performance).
+// mark-compact (docs/performance.md).
 //
 // The index gives a Pool its `request` with `Object.assign(Dispatcher.prototype, api)`. Here the
 // same function is called on the pool instead, so no prototype is changed. undici declares no

@@ -13,14 +13,14 @@
 // way, and upstream calls per operation (the reference
 // upstream's request log). A measurement, not a test: nothing here asserts. Prints a markdown
 // table; writes the figures as JSON under bench-results/ (git-ignored).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { CLOCK_TICKS, cpuTicks, type Process, ROOT, rssBytes, start, stopContenders } from './processes.ts';
+import { MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const QUICK = process.argv.includes('--quick');
 /** `--only <text>`: just the scenarios whose name contains it. */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
@@ -30,7 +30,7 @@ const ROUNDS = QUICK ? 1 : 2;
 const SECONDS = QUICK ? 2 : 10;
 const CONNECTIONS = 50;
 /**
- * The V8 setting README's Deploying offers for trading memory for CPU: a young generation of
+ * The V8 setting docs/operating.md (Deploying) offers for trading memory for CPU: a young generation of
  * 32 MB semi-spaces instead of 16. The gateway runs with and without it, and so does bare yoga,
  * so that each is compared with the stack run the same way.
  */
@@ -41,147 +41,6 @@ const BARE_YOGA_LARGER_YOUNG = `bare yoga, ${LARGER_YOUNG_GENERATION}`;
 const bareYogaFor = (contender: string) =>
   contender === GATEWAY_LARGER_YOUNG ? BARE_YOGA_LARGER_YOUNG : 'bare yoga';
 const KEY = 'Bearer phx_full';
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-interface Scenario {
-  name: string;
-  latencyMs: number;
-  query: string;
-  /** The floor's route doing the same upstream GETs. */
-  floorPath: string;
-  /**
-   * Mesh's query for the same data, over the REST shapes it exposes. None: Mesh sits this
-   * scenario out (an activity entry carries no project to read its config by).
-   */
-  meshQuery?: string;
-}
-
-const MESH = 'GraphQL Mesh (OpenAPI)';
-const MESH_COMBINED_PROJECT = (p: string) => `
-  p${p}: project(project_id: "${p}") { id name }
-  c${p}: configs(project_id: "${p}", limit: 5, offset: 0) { count results { id name enabled order delivery_rate_24h
-    activity { first(n: 2) { activity created_at user { email } } } } }
-  l${p}: activity_log(project_id: "${p}") { first(n: 5) { activity scope item_id created_at user { first_name last_name } } }
-  i${p}: important_changes(project_id: "${p}") { activity scope item_id unread created_at }`;
-const MESH_COMBINED = `{ ${MESH_COMBINED_PROJECT('1')} ${MESH_COMBINED_PROJECT('2')} }`;
-
-const COMBINED_PROJECT = (projectId: string) => `project(projectId: "${projectId}") {
-    id name
-    destinationConfigs(first: 5) {
-      totalCount
-      edges { node { id databaseId name enabled order deliveryRate24h
-        activity(first: 2) { edges { node { activity createdAt user { email } } } } } }
-    }
-    activityLog(first: 5) { edges { node { activity scope itemId createdAt user { firstName lastName } } } }
-    importantChanges { lastRead entries { activity scope itemId unread createdAt } }
-  }`;
-const COMBINED = `{ p1: ${COMBINED_PROJECT('1')} p2: ${COMBINED_PROJECT('2')} }`;
-
-/** Every process this run started, stopped however it ends. */
-const spawned: ChildProcess[] = [];
-process.on('exit', () => {
-  for (const child of spawned) if (child.exitCode === null) child.kill('SIGTERM');
-});
-
-const SCENARIOS: Scenario[] = [
-  {
-    name: 'one config by id',
-    latencyMs: 0,
-    query:
-      '{ project(projectId: "1") { destinationConfig(databaseId: 7) { id databaseId name enabled order } } }',
-    floorPath: '/one',
-    meshQuery: '{ config(project_id: "1", id: 7) { id name enabled order } }',
-  },
-  {
-    name: '100 configs',
-    latencyMs: 0,
-    query:
-      '{ project(projectId: "1") { destinationConfigs(first: 100) { totalCount edges { node { id databaseId name enabled order } } } } }',
-    floorPath: '/hundred',
-    meshQuery:
-      '{ configs(project_id: "1", limit: 100, offset: 0) { count results { id name enabled order } } }',
-  },
-  {
-    name: 'combined view, 2 projects, upstream 0 ms',
-    latencyMs: 0,
-    query: COMBINED,
-    floorPath: '/combined',
-    meshQuery: MESH_COMBINED,
-  },
-  {
-    name: 'combined view, 2 projects, upstream 20 ms',
-    latencyMs: 20,
-    query: COMBINED,
-    floorPath: '/combined',
-    meshQuery: MESH_COMBINED,
-  },
-  {
-    name: 'activity log (50) with configs',
-    latencyMs: 0,
-    query:
-      '{ project(projectId: "1") { activityLog(first: 50) { edges { node { id activity createdAt destinationConfig { name } } } } } }',
-    floorPath: '/activity',
-  },
-];
-
-interface Process {
-  name: string;
-  child: ChildProcess;
-  url: string;
-  startMs: number;
-}
-
-/** Spawns a server and resolves once it prints the URL it listens on. */
-function start(name: string, args: string[], env: Record<string, string>, pattern: RegExp): Promise<Process> {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    // Every contender in production mode, as it would be deployed (graphql-js, for one, skips
-    // its development checks then).
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  spawned.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = pattern.exec(output);
-      if (!match) return;
-      child.stdout!.off('data', onData);
-      child.stdout!.resume(); // the gateway's operation log: read and dropped
-      resolve({ name, child, url: match[1]!, startMs: performance.now() - started });
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited ${code}: ${output}`)));
-  });
-}
-
-/** A process and its descendants (the workers of WORKERS=2). */
-function processTree(pid: number): number[] {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number),
-  );
-  return [pid, ...children.flatMap(processTree)];
-}
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-const cpuTicks = (pid: number) =>
-  sum(
-    processTree(pid).map((p) => {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-    }),
-  );
-const rssBytes = (pid: number) =>
-  sum(
-    processTree(pid).map(
-      (p) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))![1]) * 1024,
-    ),
-  );
 
 async function control(upstreamUrl: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${upstreamUrl}/__control/${path}`, {
@@ -287,17 +146,19 @@ function installRivals() {
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-async function main() {
-  console.log('building dist/ …');
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const upstream = await start(
-    'upstream',
-    ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', 'spec'],
-    {},
-    /listening on (http:\/\/\S+)/,
-  );
-  const env = { UPSTREAM_URL: upstream.url };
-  if (RIVALS) installRivals();
+interface Result {
+  scenario: string;
+  contender: string;
+  figures: Figures;
+}
+
+interface Idle {
+  startMs: number;
+  idleRssMb: number;
+}
+
+/** Every contender, in front of the upstream `env` names, one after another. */
+async function startContenders(env: Record<string, string>): Promise<Process[]> {
   // Where the traced gateway exports its spans: a sink that reads and drops them.
   const otlpSink = createServer((req, res) => {
     req.resume();
@@ -305,7 +166,7 @@ async function main() {
   });
   await new Promise<void>((resolve) => otlpSink.listen(0, '127.0.0.1', resolve));
   const otlpEndpoint = `http://127.0.0.1:${(otlpSink.address() as AddressInfo).port}`;
-  const contenders = [
+  return [
     await start('floor', ['test/bench/floor.mjs'], env, /listening on (http:\/\/\S+)/),
     await start('bare yoga', ['test/bench/bare-yoga.mjs'], env, /listening on (http:\/\/\S+)/),
     await start(
@@ -349,39 +210,15 @@ async function main() {
       /GraphiQL at (http:\/\/[^\s,]+)/,
     ),
   ];
-  const idle: Record<string, { startMs: number; idleRssMb: number }> = {};
-  for (const c of contenders) {
-    const asked = performance.now();
-    await check(c, SCENARIOS[0]!, upstream.url, false);
-    const startMs = c.startMs + (performance.now() - asked);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    idle[c.name] = { startMs, idleRssMb: rssBytes(c.child.pid!) / 1024 / 1024 };
-  }
+}
 
-  const results: { scenario: string; contender: string; figures: Figures }[] = [];
-  const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
-  for (const scenario of scenarios) {
-    await control(upstream.url, 'PUT', 'latency', { latencyMs: scenario.latencyMs, jitterMs: 0 });
-    const running = runningIn(contenders, scenario);
-    const callsPerOp: Record<string, number> = {};
-    for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstream.url);
-    const rounds: Record<string, Figures[]> = Object.fromEntries(running.map((c) => [c.name, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const c of running) {
-        rounds[c.name]!.push({ ...(await measure(c, scenario)), upstreamCallsPerOp: callsPerOp[c.name]! });
-      }
-    }
-    for (const c of running) {
-      const all = rounds[c.name]!;
-      const figures = Object.fromEntries(
-        Object.keys(all[0]!).map((k) => [k, mean(all.map((f) => f[k as keyof Figures]))]),
-      ) as unknown as Figures;
-      figures.peakRssMb = Math.max(...all.map((f) => f.peakRssMb));
-      results.push({ scenario: scenario.name, contender: c.name, figures });
-    }
-    console.error(`measured: ${scenario.name}`);
-  }
-
+/** The table on stdout and the figures as JSON under bench-results/. */
+function report(
+  scenarios: Scenario[],
+  contenders: Process[],
+  results: Result[],
+  idle: Record<string, Idle>,
+): void {
   const rows = [
     '| scenario | contender | req/s | p50 ms | p99 ms | cpu µs/op | × floor | × bare yoga | peak RSS MB | RSS × bare yoga | upstream calls/op | errors |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -413,19 +250,52 @@ async function main() {
   console.log(`\nfigures: ${file}`);
 }
 
-/**
- * Stops every contender and waits for it to exit, reading its output meanwhile: leaving at once
- * closed the pipes of gateways still draining, and a worker of the 2-worker gateway was once left
- * behind, stuck writing its last log lines to the closed pipe. Whatever outlives the wait is killed.
- */
-async function stopContenders(): Promise<void> {
-  const running = spawned.filter((child) => child.exitCode === null && child.signalCode === null);
-  const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
-  for (const child of running) child.kill('SIGTERM');
-  const late = new Promise((resolve) => setTimeout(resolve, 20_000).unref());
-  await Promise.race([Promise.all(exited), late]);
-  for (const child of running)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+async function main() {
+  console.log('building dist/ …');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const upstream = await start(
+    'upstream',
+    ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', 'spec'],
+    {},
+    /listening on (http:\/\/\S+)/,
+  );
+  const env = { UPSTREAM_URL: upstream.url };
+  if (RIVALS) installRivals();
+  const contenders = await startContenders(env);
+  const idle: Record<string, Idle> = {};
+  for (const c of contenders) {
+    const asked = performance.now();
+    await check(c, SCENARIOS[0]!, upstream.url, false);
+    const startMs = c.startMs + (performance.now() - asked);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    idle[c.name] = { startMs, idleRssMb: rssBytes(c.child.pid!) / 1024 / 1024 };
+  }
+
+  const results: Result[] = [];
+  const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
+  for (const scenario of scenarios) {
+    await control(upstream.url, 'PUT', 'latency', { latencyMs: scenario.latencyMs, jitterMs: 0 });
+    const running = runningIn(contenders, scenario);
+    const callsPerOp: Record<string, number> = {};
+    for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstream.url);
+    const rounds: Record<string, Figures[]> = Object.fromEntries(running.map((c) => [c.name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of running) {
+        rounds[c.name]!.push({ ...(await measure(c, scenario)), upstreamCallsPerOp: callsPerOp[c.name]! });
+      }
+    }
+    for (const c of running) {
+      const all = rounds[c.name]!;
+      const figures = Object.fromEntries(
+        Object.keys(all[0]!).map((k) => [k, mean(all.map((f) => f[k as keyof Figures]))]),
+      ) as unknown as Figures;
+      figures.peakRssMb = Math.max(...all.map((f) => f.peakRssMb));
+      results.push({ scenario: scenario.name, contender: c.name, figures });
+    }
+    console.error(`measured: ${scenario.name}`);
+  }
+
+  report(scenarios, contenders, results, idle);
 }
 
 await main();

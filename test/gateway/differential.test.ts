@@ -8,8 +8,8 @@
 //   DIFFERENTIAL_RUNS=2000 DIFFERENTIAL_SEED=$RANDOM npx vitest run test/gateway/differential.test.ts
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../src/reference-upstream/server.ts';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
+import type { RequestLogEntry } from '../../src/reference-upstream/state.ts';
 import { schema } from '../../src/schema/index.ts';
 import { DIALECTS, type GatewayServer, startGatewayServer } from '../harness.ts';
 import { type GeneratedOperation, operationOver } from './differential/operations.ts';

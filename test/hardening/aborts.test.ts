@@ -1,7 +1,7 @@
 // When a client goes away, all of its upstream work stops: calls in flight are cut, and no call,
 // retry or Retry-After wait starts afterwards. Read from the upstream's request log.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../src/reference-upstream/server.ts';
+import type { RequestLogEntry } from '../../src/reference-upstream/state.ts';
 import { type Harness, startHarness } from '../harness.ts';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

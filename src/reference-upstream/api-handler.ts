@@ -1,0 +1,123 @@
+// The reference upstream's /api: one request's way through it, as PostHog's middleware takes it
+// (faults injected by a test, then the route, the key, the project, the scope, the throttle),
+// logged in the request log.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, endpointNotFound, methodNotAllowed, serverError } from './api-error.ts';
+import { authenticate, requireCustomActionAccess, requireScope, resolveProject } from './auth.ts';
+import { type ParsedBody, readBody } from './body.ts';
+import { sleep, writeSlowly } from './faults.ts';
+import type { Reply } from './reply.ts';
+import { ROUTES } from './routes.ts';
+import { send } from './send.ts';
+import type { RequestLogEntry, UpstreamState } from './state.ts';
+
+const preciseNow = () => performance.timeOrigin + performance.now();
+
+/** Answers a request under /api as the upstream would, faults and latency first. */
+export async function handleApi(
+  state: UpstreamState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const entry: RequestLogEntry = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.search.slice(1),
+    authorization: req.headers.authorization,
+    requestId: req.headers['x-request-id'] as string | undefined,
+    traceparent: req.headers.traceparent as string | undefined,
+    status: null,
+    body: null,
+    start: preciseNow(),
+    end: 0,
+  };
+  state.requests.push(entry);
+  res.on('close', () => {
+    entry.end = preciseNow();
+    entry.status = res.writableFinished ? res.statusCode : null;
+  });
+  const body = await readBody(req).catch((error: unknown) => error);
+  if (!(body instanceof Error) && (body as ParsedBody).kind !== 'none')
+    entry.body = (body as ParsedBody).data;
+  const delay = state.faults.delayMs();
+  if (delay > 0) await sleep(delay);
+
+  const fault = state.faults.take(entry.method, url.pathname);
+  if (fault?.kind === 'reset') {
+    req.socket.destroy();
+    return;
+  }
+  if (fault?.kind === 'status') {
+    send(res, {
+      status: fault.status,
+      json: fault.body ?? defaultFaultBody(fault.status),
+      headers: fault.headers,
+    });
+    return;
+  }
+  if (fault?.kind === 'malformed') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [{"id": 1,');
+    return;
+  }
+  if (fault?.kind === 'delay') await sleep(fault.ms);
+
+  let reply: Reply & { headers?: Record<string, string> };
+  try {
+    reply = answer(state, req, url, body);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    reply = { status: error.status, json: error.body(), headers: error.headers };
+  }
+  if (fault?.kind === 'slow-body') {
+    const payload = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
+    if (payload === '') {
+      // No body to send slowly (a 204): hold the answer back instead, so that the headers do
+      // not go out alone and leave the connection busy behind them.
+      await sleep(fault.ms);
+    } else {
+      res.writeHead(reply.status, {
+        'content-type': reply.contentType ?? 'application/json',
+        ...reply.headers,
+      });
+      await writeSlowly(res, payload, fault.ms);
+      return;
+    }
+  }
+  send(res, reply);
+}
+
+function answer(state: UpstreamState, req: IncomingMessage, url: URL, body: unknown): Reply {
+  const method = req.method ?? 'GET';
+  const match = ROUTES.map((r) => ({ route: r, m: r.pattern.exec(url.pathname) })).find((x) => x.m);
+  if (!match) throw endpointNotFound();
+  const { store, dialect, publicBase } = state;
+  const key = authenticate(store, req.headers.authorization);
+  const params = match.m!.groups ?? {};
+  const project = match.route.projectScoped ? resolveProject(store, key, params.project!) : undefined;
+  const operation = match.route.methods[method];
+  if (!operation) throw methodNotAllowed(method);
+  if (operation.custom) requireCustomActionAccess(dialect, key, operation.scope);
+  else requireScope(key, operation.scope);
+  state.throttle.check(key.value);
+  if (body instanceof Error) throw body;
+  return operation.handle({
+    store,
+    dialect,
+    key,
+    // The listing is not project-scoped; its handler never reads `project`.
+    project: project ?? store.projects.get(key.currentProjectId)!,
+    params,
+    body: body as ParsedBody,
+    url: {
+      origin: publicBase ?? `http://${req.headers.host ?? 'localhost'}`,
+      path: url.pathname,
+      query: url.searchParams,
+    },
+  });
+}
+
+function defaultFaultBody(status: number) {
+  if (status >= 500) return serverError().body();
+  return { type: 'invalid_request', code: 'error', detail: `Injected fault ${status}.`, attr: null };
+}

@@ -1,0 +1,93 @@
+// The contenders as processes: started, found by the URL they print, measured from /proc (CPU
+// ticks and RSS of a process and its descendants), and stopped however the run ends.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** Every process this run started, stopped however it ends. */
+export const spawned: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const child of spawned) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
+export interface Process {
+  name: string;
+  child: ChildProcess;
+  url: string;
+  startMs: number;
+}
+
+/** Spawns a server and resolves once it prints the URL it listens on. */
+export function start(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  pattern: RegExp,
+): Promise<Process> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    // Every contender in production mode, as it would be deployed (graphql-js, for one, skips
+    // its development checks then).
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  spawned.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = pattern.exec(output);
+      if (!match) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume(); // the gateway's operation log: read and dropped
+      resolve({ name, child, url: match[1]!, startMs: performance.now() - started });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${name} exited ${code}: ${output}`)));
+  });
+}
+
+/** A process and its descendants (the workers of WORKERS=2). */
+export function processTree(pid: number): number[] {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number),
+  );
+  return [pid, ...children.flatMap(processTree)];
+}
+export const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+export const cpuTicks = (pid: number) =>
+  sum(
+    processTree(pid).map((p) => {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    }),
+  );
+export const rssBytes = (pid: number) =>
+  sum(
+    processTree(pid).map(
+      (p) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))![1]) * 1024,
+    ),
+  );
+
+/**
+ * Stops every contender and waits for it to exit, reading its output meanwhile: leaving at once
+ * closed the pipes of gateways still draining, and a worker of the 2-worker gateway was once left
+ * behind, stuck writing its last log lines to the closed pipe. Whatever outlives the wait is killed.
+ */
+export async function stopContenders(): Promise<void> {
+  const running = spawned.filter((child) => child.exitCode === null && child.signalCode === null);
+  const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of running) child.kill('SIGTERM');
+  const late = new Promise((resolve) => setTimeout(resolve, 20_000).unref());
+  await Promise.race([Promise.all(exited), late]);
+  for (const child of running)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}

@@ -1,0 +1,77 @@
+// What npm run bench measures: each scenario's query for the gateway and bare yoga, the floor's
+// route doing the same upstream GETs, and Mesh's query where it can ask for the same data.
+
+export interface Scenario {
+  name: string;
+  latencyMs: number;
+  query: string;
+  /** The floor's route doing the same upstream GETs. */
+  floorPath: string;
+  /**
+   * Mesh's query for the same data, over the REST shapes it exposes. None: Mesh sits this
+   * scenario out (an activity entry carries no project to read its config by).
+   */
+  meshQuery?: string;
+}
+
+export const MESH = 'GraphQL Mesh (OpenAPI)';
+export const MESH_COMBINED_PROJECT = (p: string) => `
+  p${p}: project(project_id: "${p}") { id name }
+  c${p}: configs(project_id: "${p}", limit: 5, offset: 0) { count results { id name enabled order delivery_rate_24h
+    activity { first(n: 2) { activity created_at user { email } } } } }
+  l${p}: activity_log(project_id: "${p}") { first(n: 5) { activity scope item_id created_at user { first_name last_name } } }
+  i${p}: important_changes(project_id: "${p}") { activity scope item_id unread created_at }`;
+export const MESH_COMBINED = `{ ${MESH_COMBINED_PROJECT('1')} ${MESH_COMBINED_PROJECT('2')} }`;
+
+export const COMBINED_PROJECT = (projectId: string) => `project(projectId: "${projectId}") {
+    id name
+    destinationConfigs(first: 5) {
+      totalCount
+      edges { node { id databaseId name enabled order deliveryRate24h
+        activity(first: 2) { edges { node { activity createdAt user { email } } } } } }
+    }
+    activityLog(first: 5) { edges { node { activity scope itemId createdAt user { firstName lastName } } } }
+    importantChanges { lastRead entries { activity scope itemId unread createdAt } }
+  }`;
+export const COMBINED = `{ p1: ${COMBINED_PROJECT('1')} p2: ${COMBINED_PROJECT('2')} }`;
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'one config by id',
+    latencyMs: 0,
+    query:
+      '{ project(projectId: "1") { destinationConfig(databaseId: 7) { id databaseId name enabled order } } }',
+    floorPath: '/one',
+    meshQuery: '{ config(project_id: "1", id: 7) { id name enabled order } }',
+  },
+  {
+    name: '100 configs',
+    latencyMs: 0,
+    query:
+      '{ project(projectId: "1") { destinationConfigs(first: 100) { totalCount edges { node { id databaseId name enabled order } } } } }',
+    floorPath: '/hundred',
+    meshQuery:
+      '{ configs(project_id: "1", limit: 100, offset: 0) { count results { id name enabled order } } }',
+  },
+  {
+    name: 'combined view, 2 projects, upstream 0 ms',
+    latencyMs: 0,
+    query: COMBINED,
+    floorPath: '/combined',
+    meshQuery: MESH_COMBINED,
+  },
+  {
+    name: 'combined view, 2 projects, upstream 20 ms',
+    latencyMs: 20,
+    query: COMBINED,
+    floorPath: '/combined',
+    meshQuery: MESH_COMBINED,
+  },
+  {
+    name: 'activity log (50) with configs',
+    latencyMs: 0,
+    query:
+      '{ project(projectId: "1") { activityLog(first: 50) { edges { node { id activity createdAt destinationConfig { name } } } } } }',
+    floorPath: '/activity',
+  },
+];
