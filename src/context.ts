@@ -39,7 +39,7 @@ export interface ContextDeps {
   client: UpstreamClient;
   requestDeadlineMs: number;
   /**
-   * The most upstream calls one GraphQL request may make. query-cost.ts refuses operations
+   * The most upstream calls one GraphQL request may make. schema/cost.ts prices operations (the limits plugin refuses those)
    * that could exceed it before they run; this is the backstop should an estimate be low.
    */
   maxUpstreamCalls: number;

@@ -77,7 +77,7 @@ export function limitedBodyParser(limit: number) {
       variables: (variables ?? undefined) as Record<string, unknown> | undefined,
       operationName: (operationName ?? undefined) as string | undefined,
       extensions: (extensions ?? undefined) as Record<string, unknown> | undefined,
-      // A persisted operation's id (persisted-operations.ts); yoga is told it is a known parameter.
+      // A persisted operation's id (persisted-operations/plugin.ts); yoga is told it is a known parameter.
       ...(documentId != null ? { documentId } : {}),
     };
   };

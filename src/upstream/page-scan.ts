@@ -108,7 +108,7 @@ export class ScannedPage {
    * entry and reading no further than that member: a config's id (its first member), to index a
    * list page by. undefined when the entry is not an object, has no such member or it is not
    * JSON. When the entry names it twice this is the first, where JSON.parse keeps the last: a
-   * caller that indexes by it checks the parsed entry (listed-configs.ts). A name written with
+   * caller that indexes by it checks the parsed entry (loaders/listed-configs.ts). A name written with
    * escapes (`"\u0069d"`) is not matched: such an entry is then found by no name.
    */
   member(index: number, name: string): unknown {

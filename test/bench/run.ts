@@ -17,8 +17,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
-import { CLOCK_TICKS, cpuTicks, type Process, ROOT, rssBytes, start, stopContenders } from './processes.ts';
+import { CONNECTIONS, check, control, type Figures, measure, runningIn } from './measure.ts';
+import { type Process, ROOT, rssBytes, start, stopContenders } from './processes.ts';
 import { MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -28,7 +28,6 @@ const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 const RIVALS = !process.argv.includes('--no-rivals');
 const ROUNDS = QUICK ? 1 : 2;
 const SECONDS = QUICK ? 2 : 10;
-const CONNECTIONS = 50;
 /**
  * The V8 setting docs/operating.md (Deploying) offers for trading memory for CPU: a young generation of
  * 32 MB semi-spaces instead of 16. The gateway runs with and without it, and so does bare yoga,
@@ -40,100 +39,6 @@ const BARE_YOGA_LARGER_YOUNG = `bare yoga, ${LARGER_YOUNG_GENERATION}`;
 /** The bare yoga server each contender's ratios are taken against: the one run the same way. */
 const bareYogaFor = (contender: string) =>
   contender === GATEWAY_LARGER_YOUNG ? BARE_YOGA_LARGER_YOUNG : 'bare yoga';
-const KEY = 'Bearer phx_full';
-
-async function control(upstreamUrl: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${upstreamUrl}/__control/${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return response.status === 204 ? null : response.json();
-}
-
-function request(contender: Process, scenario: Scenario) {
-  if (contender.name === 'floor')
-    return { url: `${contender.url}${scenario.floorPath}`, method: 'GET' as const };
-  const query = contender.name === MESH ? scenario.meshQuery : scenario.query;
-  return { url: contender.url, method: 'POST' as const, body: JSON.stringify({ query }) };
-}
-
-/** The contenders that run a scenario: all, but Mesh only where it has a query for it. */
-const runningIn = (contenders: Process[], scenario: Scenario) =>
-  contenders.filter((c) => c.name !== MESH || scenario.meshQuery !== undefined);
-
-const CHECKS = 3;
-
-/**
- * Requests outside the timed window, one after another: each answer must carry data and no
- * error, and the upstream calls they cause, per operation, are the scenario's exact figure
- * (under load the request log also holds calls of operations cut when the window closes).
- */
-async function check(
-  contender: Process,
-  scenario: Scenario,
-  upstreamUrl: string,
-  settle = true,
-): Promise<number> {
-  const { url, method, body } = request(contender, scenario) as {
-    url: string;
-    method: string;
-    body?: string;
-  };
-  // Operations cut when the last window closed may still be calling the upstream: let them end.
-  if (settle) await new Promise((resolve) => setTimeout(resolve, 1_000));
-  await control(upstreamUrl, 'DELETE', 'requests');
-  for (let i = 0; i < CHECKS; i++) {
-    const response = await fetch(url, {
-      method,
-      body,
-      headers: { 'content-type': 'application/json', authorization: KEY },
-    });
-    const answer = (await response.json()) as { data?: unknown; errors?: unknown };
-    if (!answer.data || answer.errors)
-      throw new Error(`${contender.name} / ${scenario.name}: ${JSON.stringify(answer).slice(0, 300)}`);
-  }
-  return ((await control(upstreamUrl, 'GET', 'requests')) as unknown[]).length / CHECKS;
-}
-
-interface Figures {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  cpuMicrosPerOp: number;
-  peakRssMb: number;
-  upstreamCallsPerOp: number;
-  errors: number;
-}
-
-async function measure(contender: Process, scenario: Scenario): Promise<Omit<Figures, 'upstreamCallsPerOp'>> {
-  const pid = contender.child.pid!;
-  let peak = rssBytes(pid);
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssBytes(pid));
-  }, 50);
-  const ticksBefore = cpuTicks(pid);
-  const result = await autocannon({
-    ...request(contender, scenario),
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: { 'content-type': 'application/json', authorization: KEY },
-    // An answer with GraphQL errors is a 200 too: count it as an error.
-    verifyBody: (body) => !String(body ?? '').includes('"errors"'),
-  });
-  const ticks = cpuTicks(pid) - ticksBefore;
-  clearInterval(sampler);
-  const operations = result.requests.total;
-  return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuMicrosPerOp: ((ticks / CLOCK_TICKS) * 1e6) / Math.max(1, operations),
-    peakRssMb: peak / 1024 / 1024,
-    errors: result.non2xx + result.errors + result.timeouts + result.mismatches,
-  };
-}
-
 /** The rivals' own dependencies (test/bench/rivals/package-lock.json), installed once. */
 function installRivals() {
   if (existsSync(`${ROOT}test/bench/rivals/node_modules`)) return;

@@ -75,7 +75,7 @@ describe('the run-time backstop', () => {
     );
     // Estimated 1 + 1 + 5 = 7; spent: the project, the page, two list pages, then retrieves.
     expect(h.upstreamCalls()).toHaveLength(7);
-    expect(body.data.project.name).toBeTruthy();
+    expect(body.data.project.name).toBe('Hedgebox (production)');
     const edges: { node: { itemId: string; destinationConfig: { databaseId: number } | null } }[] =
       body.data.project.activityLog.edges;
     expect(edges.map((e) => e.node.itemId).sort()).toEqual(['21', '22', '23', '24', '25']);

@@ -49,13 +49,14 @@ describe('request ids', () => {
 
   it('answers GraphiQL, /health and refused requests with an id too', async () => {
     const base = h.url.replace('/graphql', '');
-    expect((await fetch(`${base}/health`)).headers.get('x-request-id')).toBeTruthy();
-    expect(
-      (await fetch(h.url, { headers: { accept: 'text/html' } })).headers.get('x-request-id'),
-    ).toBeTruthy();
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect((await fetch(`${base}/health`)).headers.get('x-request-id')).toMatch(uuid);
+    expect((await fetch(h.url, { headers: { accept: 'text/html' } })).headers.get('x-request-id')).toMatch(
+      uuid,
+    );
     const refused = await h.post('{', { authorization: 'Bearer phx_full' });
     expect(refused.status).toBe(400);
-    expect(refused.headers.get('x-request-id')).toBeTruthy();
+    expect(refused.headers.get('x-request-id')).toMatch(uuid);
   });
 
   it('writes a masked error with the request id of its operation; the caller sees only the code', () => {

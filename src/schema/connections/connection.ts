@@ -1,7 +1,7 @@
 // What both kinds of upstream list share once they are Relay connections: the arguments, their
 // checks, and edges whose cursors are computed only when a caller selects them.
 //
-// offset-connection.ts: the upstream's limit/offset list. cursor-connection.ts: its cursor list.
+// offset.ts: the upstream's limit/offset list. cursor.ts: its cursor list.
 
 import { badUserInput } from '../../errors/codes.ts';
 import type { MaybePromise } from '../../maybe-promise.ts';
