@@ -15,15 +15,13 @@ import { useLimits } from './limits/index.ts';
 import { useLiveQueries } from './live/live-queries.ts';
 import { useRelayedResults } from './live/relayed-results.ts';
 import type { LiveServices } from './live/services.ts';
-import { clusterMetricsFor } from './observability/cluster-metrics.ts';
 import { useOperatorEndpoints } from './observability/endpoints.ts';
-import { GatewayMetrics } from './observability/metrics.ts';
-import { createLogger, logOperation, type MaskedErrors } from './observability/operation-log.ts';
-import { type OperationListener, useOperationRecords } from './observability/operation-record.ts';
+import type { MaskedErrors } from './observability/operation-log.ts';
+import { useOperationRecords } from './observability/operation-record.ts';
 import { Readiness } from './observability/readiness.ts';
 import { useRequestId } from './observability/request-id.ts';
 import type { Tracing } from './observability/tracing.ts';
-import { bothObservers } from './observability/upstream-observers.ts';
+import { observabilityFor } from './observability/wiring.ts';
 import { usePersistedOperations } from './persisted-operations/plugin.ts';
 import { estimateOperation } from './schema/cost.ts';
 import { schema } from './schema/index.ts';
@@ -43,27 +41,6 @@ export interface GatewayDeps {
   live: LiveServices;
   /** A worker of WORKERS > 1: /metrics answers for the whole cluster (cluster-metrics.ts). */
   clusterWorker?: boolean;
-}
-
-/**
- * What operating the gateway hangs on each operation: the log line (with masked errors' detail),
- * metrics and the trace, and what observes each upstream attempt.
- */
-function observability(config: Readonly<Config>, deps: GatewayDeps, masked: MaskedErrors) {
-  const logger = deps.logger ?? createLogger(config.logLevel);
-  const manifestNames = config.persistedOperations.manifest?.operationNames;
-  const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifestNames) : null;
-  if (metrics && deps.clusterWorker) metrics.exposition = clusterMetricsFor(metrics.registry);
-  const tracing = deps.tracing ?? null;
-  const listeners: OperationListener[] = [logOperation(logger, masked)];
-  if (metrics) listeners.push(metrics.operationFinished);
-  if (tracing) listeners.push(tracing.operationFinished);
-  const observe =
-    metrics || tracing
-      ? (request: Request, requestId: string) =>
-          bothObservers(metrics?.upstream, tracing?.upstreamObserver(request, requestId))
-      : undefined;
-  return { metrics, listeners, observe };
 }
 
 /**
@@ -87,7 +64,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   // A masked error's detail goes to the log only (with its request id), never to the caller.
   const masked: MaskedErrors = new WeakMap();
   const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error));
-  const { metrics, listeners, observe } = observability(config, deps, masked);
+  const { metrics, listeners, observe } = observabilityFor(config, deps, masked);
   const { manifest, only } = config.persistedOperations;
   const { live } = deps;
   return createYoga<NodeServerContext, GatewayContext>({

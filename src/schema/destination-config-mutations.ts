@@ -1,6 +1,7 @@
-// The destination-config mutations: their inputs and payloads. Each resolver validates its input
-// and calls the request's config writes (loaders/config-writes.ts), which send the write once and
-// prime what the request holds, so a payload's fields cost no extra read.
+// The destination-config mutations and their payloads (inputs: destination-config-inputs.ts).
+// Each resolver validates its input and calls the request's config writes
+// (loaders/config-writes.ts), which send the write once and prime what the request holds, so a
+// payload's fields cost no extra read.
 import { badUserInput } from '../errors/codes.ts';
 import { validateConfigId, validateProjectId } from '../ids.ts';
 import type { ConfigRecord } from '../upstream/records.ts';

@@ -1,0 +1,48 @@
+// What operating the gateway hangs on each operation, wired from the config: the log line (with
+// masked errors' detail), metrics and the trace, and what observes each upstream attempt.
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { UpstreamObserver } from '../upstream/call.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+import { clusterMetricsFor } from './cluster-metrics.ts';
+import { GatewayMetrics } from './metrics.ts';
+import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';
+import type { OperationListener } from './operation-record.ts';
+import type { Tracing } from './tracing.ts';
+import { bothObservers } from './upstream-observers.ts';
+
+export interface ObservabilityDeps {
+  client: UpstreamClient;
+  logger?: Logger;
+  tracing?: Tracing | null;
+  clusterWorker?: boolean;
+}
+
+export interface Observability {
+  metrics: GatewayMetrics | null;
+  /** Told of every finished operation, in order: the log first. */
+  listeners: OperationListener[];
+  /** What sees one request's upstream attempts; undefined when metrics and traces are off. */
+  observe: ((request: Request, requestId: string) => UpstreamObserver | undefined) | undefined;
+}
+
+export function observabilityFor(
+  config: Readonly<Config>,
+  deps: ObservabilityDeps,
+  masked: MaskedErrors,
+): Observability {
+  const logger = deps.logger ?? createLogger(config.logLevel);
+  const manifestNames = config.persistedOperations.manifest?.operationNames;
+  const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifestNames) : null;
+  if (metrics && deps.clusterWorker) metrics.exposition = clusterMetricsFor(metrics.registry);
+  const tracing = deps.tracing ?? null;
+  const listeners: OperationListener[] = [logOperation(logger, masked)];
+  if (metrics) listeners.push(metrics.operationFinished);
+  if (tracing) listeners.push(tracing.operationFinished);
+  const observe =
+    metrics || tracing
+      ? (request: Request, requestId: string) =>
+          bothObservers(metrics?.upstream, tracing?.upstreamObserver(request, requestId))
+      : undefined;
+  return { metrics, listeners, observe };
+}
