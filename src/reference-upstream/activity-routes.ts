@@ -1,17 +1,20 @@
 // The activity log endpoints: the cursor list, the bookmark and important changes.
+import { listActivity2026 } from './activity-2026.ts';
 import { notFound, validationError } from './api-error.ts';
 import { serializeEntry } from './dialect.ts';
 import { cursorPage } from './pagination.ts';
 import { empty, ok, type Reply, type RouteContext } from './reply.ts';
 import type { Store } from './store.ts';
 
-export function projectActivityNewestFirst(store: Store, projectId: number) {
+function projectActivityNewestFirst(store: Store, projectId: number) {
   return store.activity
     .filter((e) => e.projectId === projectId)
     .sort((a, b) => b.createdAtMicros - a.createdAtMicros);
 }
 
-export function listActivity({ store, project, url }: RouteContext): Reply {
+export function listActivity(ctx: RouteContext): Reply {
+  if (ctx.dialect === 'posthog-2026') return listActivity2026(ctx);
+  const { store, project, url } = ctx;
   let entries = projectActivityNewestFirst(store, project.id);
   const user = url.query.get('user');
   if (user !== null) {
@@ -27,7 +30,7 @@ export function listActivity({ store, project, url }: RouteContext): Reply {
   return ok({ ...page, results: page.results.map((e) => serializeEntry(store, e, false)) });
 }
 
-export function parseBookmark(value: unknown): number {
+function parseBookmark(value: unknown): number {
   const millis = typeof value === 'string' ? Date.parse(value) : NaN;
   if (Number.isNaN(millis)) {
     throw validationError(null, 'invalid_input', 'must provide a valid bookmark date');

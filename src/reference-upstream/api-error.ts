@@ -14,7 +14,7 @@ export class ApiError extends Error {
     super(detail);
   }
 
-  body() {
+  body(): Record<string, unknown> {
     return { type: this.type, code: this.code, detail: this.detail, attr: this.attr };
   }
 }

@@ -7,7 +7,7 @@ import { authenticate, requireCustomActionAccess, requireScope, resolveProject }
 import { type ParsedBody, readBody } from './body.ts';
 import { sleep, writeSlowly } from './faults.ts';
 import type { Reply } from './reply.ts';
-import { ROUTES } from './routes.ts';
+import { ROUTES, routes } from './routes.ts';
 import { send } from './send.ts';
 import type { RequestLogEntry, UpstreamState } from './state.ts';
 
@@ -90,7 +90,7 @@ export async function handleApi(
 function answer(state: UpstreamState, req: IncomingMessage, url: URL, body: unknown): Reply {
   const method = req.method ?? 'GET';
   const match = ROUTES.map((r) => ({ route: r, m: r.pattern.exec(url.pathname) })).find((x) => x.m);
-  if (!match) throw endpointNotFound();
+  if (!match || !routes(match.route, state.dialect, state.legacyRoutes)) throw endpointNotFound();
   const { store, dialect, publicBase } = state;
   const key = authenticate(store, req.headers.authorization);
   const params = match.m!.groups ?? {};

@@ -11,6 +11,8 @@ import type { ApiKey, Project } from './model.ts';
 import type { Store } from './store.ts';
 
 export const CUSTOM_ACTION_REFUSED = 'This action does not support Personal API Key access';
+/** The same refusal as PostHog words it in 2026. */
+export const CUSTOM_ACTION_REFUSED_2026 = 'This action does not support personal API key access';
 
 export function authenticate(store: Store, authorization: string | undefined): ApiKey {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -42,6 +44,8 @@ export function requireCustomActionAccess(dialect: Dialect, key: ApiKey, scope: 
     if (key.scopes !== null) throw permissionDenied(CUSTOM_ACTION_REFUSED);
     return;
   }
+  // Unscoped legacy keys were made `*` keys (March 2026): every personal API key is refused.
+  if (dialect === 'posthog-2026') throw permissionDenied(CUSTOM_ACTION_REFUSED_2026);
   requireScope(key, scope);
 }
 

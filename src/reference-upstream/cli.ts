@@ -1,8 +1,7 @@
-// `npm run upstream -- [--port N] [--host H] [--dialect spec|posthog] [--public-base URL]
-//   [--latency MS] [--jitter MS] [--rate-limit PER_MINUTE]`: the reference upstream on its own.
+// `npm run upstream -- [--port N] [--host H] [--dialect spec|posthog|posthog-2026] [--public-base URL]
+//   [--latency MS] [--jitter MS] [--rate-limit PER_MINUTE] [--no-legacy-routes]`: the reference upstream on its own.
 import { parseArgs } from 'node:util';
-import { DIALECTS, type Dialect } from './dialect.ts';
-import { DEMO_KEYS } from './seed.ts';
+import { ALL_DIALECTS, type Dialect } from './dialect.ts';
 import { startReferenceUpstream } from './server.ts';
 
 function fail(message: string): never {
@@ -27,10 +26,12 @@ const { values } = parseArgs({
     latency: { type: 'string' },
     jitter: { type: 'string' },
     'rate-limit': { type: 'string' },
+    'no-legacy-routes': { type: 'boolean', default: false },
   },
 });
 
-if (!DIALECTS.includes(values.dialect as Dialect)) fail(`--dialect must be one of ${DIALECTS.join(', ')}`);
+if (!ALL_DIALECTS.includes(values.dialect as Dialect))
+  fail(`--dialect must be one of ${ALL_DIALECTS.join(', ')}`);
 const publicBase = values['public-base'];
 if (publicBase !== undefined && !URL.canParse(publicBase)) fail('--public-base must be an absolute URL');
 
@@ -42,6 +43,7 @@ const upstream = await startReferenceUpstream({
   latencyMs: numberFlag('latency', values.latency),
   jitterMs: numberFlag('jitter', values.jitter),
   rateLimitPerMinute: numberFlag('rate-limit', values['rate-limit']) ?? null,
+  legacyRoutes: !values['no-legacy-routes'],
 });
 
 console.log(`reference upstream (${upstream.dialect} dialect) listening on ${upstream.url}`);
@@ -55,7 +57,7 @@ for (const project of store.projects.values()) {
   );
 }
 console.log('demo keys (Authorization: Bearer <key>):');
-for (const key of DEMO_KEYS) {
+for (const key of store.keys.values()) {
   const scopes = key.scopes === null ? 'unscoped legacy key' : key.scopes.join(', ');
   console.log(`  ${key.value.padEnd(14)} ${scopes}; @current = project ${key.currentProjectId}`);
 }

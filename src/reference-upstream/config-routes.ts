@@ -1,7 +1,7 @@
 // The destination-config endpoints of interface.md, as PostHog answers them in each dialect.
 import { notFound, serverError, validationError } from './api-error.ts';
 import type { ConfigView, Dialect } from './dialect.ts';
-import { maskSecrets, serializeConfig } from './dialect.ts';
+import { isPosthog, maskSecrets, serializeConfig } from './dialect.ts';
 import type { ActivityChange, ApiKey, DestinationConfig, Project } from './model.ts';
 import { limitOffsetPage } from './pagination.ts';
 import { empty, ok, type Reply, type RouteContext } from './reply.ts';
@@ -9,7 +9,8 @@ import type { Store } from './store.ts';
 import { configDetail } from './store.ts';
 import { mergeConfig, readWritableFields } from './validation.ts';
 
-export function listedConfigs(store: Store, dialect: Dialect, projectId: number): DestinationConfig[] {
+/** PostHog lists live configs by (order, plugin); the spec dialect lists all of them by id. */
+function listedConfigs(store: Store, dialect: Dialect, projectId: number): DestinationConfig[] {
   const all = [...store.configs.values()].filter((c) => c.projectId === projectId);
   if (dialect === 'spec') return all.sort((a, b) => a.id - b.id);
   return all
@@ -22,7 +23,7 @@ export function listConfigs({ store, dialect, project, url }: RouteContext): Rep
   return ok({ ...page, results: page.results.map((c) => serializeConfig(store, dialect, c, 'list')) });
 }
 
-export function findConfig(
+function findConfig(
   store: Store,
   project: Project,
   rawId: string | undefined,
@@ -32,7 +33,7 @@ export function findConfig(
   return config && config.projectId === project.id ? config : undefined;
 }
 
-export function requireConfig(ctx: RouteContext): DestinationConfig {
+function requireConfig(ctx: RouteContext): DestinationConfig {
   const config = findConfig(ctx.store, ctx.project, ctx.params.id);
   if (!config) throw notFound();
   return config;
@@ -45,8 +46,13 @@ export function retrieveConfig(ctx: RouteContext): Reply {
   return ok(view(ctx, requireConfig(ctx), 'retrieve'));
 }
 
+/** Since the move to hog functions, PostHog refuses to make a plugin config. */
+export const PLUGIN_CREATION_REMOVED =
+  'Plugin creation is no longer possible. Please refer to the Hog Functions documentation for more information.';
+
 export function createConfig(ctx: RouteContext): Reply {
   const { store, dialect, project, key, body } = ctx;
+  if (dialect === 'posthog-2026') throw validationError(null, 'invalid_input', PLUGIN_CREATION_REMOVED);
   const fields = readWritableFields(store, dialect, body, false);
   const config = store.createConfig({
     projectId: project.id,
@@ -99,7 +105,7 @@ export function updateConfig(ctx: RouteContext, partial: boolean): Reply {
 export function deleteConfig(ctx: RouteContext): Reply {
   const { store, dialect, key, project, params } = ctx;
   const config = findConfig(store, project, params.id);
-  if (dialect === 'posthog') {
+  if (isPosthog(dialect)) {
     // PostHog's destroy does PluginConfig.objects.get(): an unknown id is an unhandled 500,
     // and a known one is only disabled.
     if (!config) throw serverError();
@@ -184,7 +190,7 @@ export function rearrangeConfigs(ctx: RouteContext): Reply {
   return ok(enabled.map((c) => view(ctx, c, 'rearrange')));
 }
 
-export function logConfigActivity(
+function logConfigActivity(
   store: Store,
   key: ApiKey,
   config: DestinationConfig,

@@ -1,13 +1,20 @@
-// What differs between the two upstreams the gateway must serve (../shared/upstream-notes.md):
-// `spec` answers as interface.md says, `posthog` as PostHog's code does. Every difference in
-// the shape of an answer lives here; differences in behaviour are branches in routes.ts that
-// name the dialect.
+// What differs between the upstreams the gateway must serve (../shared/upstream-notes.md):
+// `spec` answers as interface.md says, `posthog` as PostHog's code did in mid-2024, and
+// `posthog-2026` as it does in late 2026 (hog functions, the activity log's new paging, the
+// legacy routes as they answer now). Every difference in the shape of an answer lives here;
+// differences in behaviour are branches in the route handlers that name the dialect.
 
 import type { ActivityEntry, DestinationConfig, Project } from './model.ts';
 import type { Store } from './store.ts';
 
-export type Dialect = 'spec' | 'posthog';
+export type Dialect = 'spec' | 'posthog' | 'posthog-2026';
+/** The dialects of interface.md's time (mid-2024): what every legacy route is tested against. */
 export const DIALECTS: readonly Dialect[] = ['spec', 'posthog'];
+/** Every dialect the reference upstream answers in. */
+export const ALL_DIALECTS: readonly Dialect[] = ['spec', 'posthog', 'posthog-2026'];
+
+/** PostHog's own code, then or now (not the interface document). */
+export const isPosthog = (dialect: Dialect) => dialect !== 'spec';
 
 export const SECRET_MASK = '**************** POSTHOG SECRET FIELD ****************';
 
@@ -69,7 +76,7 @@ export function serializeConfig(
     };
   }
   const { has_frontend: _, ...pluginInfo } = plugin;
-  return {
+  const answer: Record<string, unknown> = {
     ...common,
     config: maskedConfig,
     // PostHog stores errors elsewhere; the field is always null.
@@ -79,6 +86,12 @@ export function serializeConfig(
     delivery_rate_24h: view === 'list' || view === 'retrieve' ? config.deliveryRate24h : null,
     ...tail,
   };
+  if (dialect === 'posthog-2026') {
+    // Gone from the serializer since the move to hog functions.
+    delete answer.delivery_rate_24h;
+    delete answer.filters;
+  }
+  return answer;
 }
 
 export function serializeEntry(store: Store, entry: ActivityEntry, unread: boolean): Record<string, unknown> {

@@ -27,6 +27,8 @@ export interface Plugin {
 export interface Organization {
   id: string;
   name: string;
+  /** Whether its plan includes audit logs: without them PostHog (2026) answers 402 on the activity log. */
+  auditLogs: boolean;
 }
 
 export interface Project {
@@ -97,4 +99,61 @@ export interface ActivityEntry {
   scope: string;
   detail: unknown;
   createdAtMicros: number;
+}
+
+/** One entry of a hog function's `inputs_schema`. */
+export interface HogInputSchema {
+  key: string;
+  type: string;
+  label: string;
+  secret: boolean;
+  required: boolean;
+}
+
+export interface HogFunctionTemplate {
+  id: string;
+  name: string;
+  description: string;
+  type: string;
+  status: string;
+  category: string[];
+  free: boolean;
+  icon_url: string | null;
+  hog: string;
+  inputs_schema: HogInputSchema[];
+}
+
+export interface HogFunction {
+  /** A UUID (v7 in PostHog). */
+  id: string;
+  projectId: number;
+  type: string;
+  name: string;
+  description: string;
+  createdAtMicros: number;
+  updatedAtMicros: number;
+  createdBy: number | null;
+  enabled: boolean;
+  deleted: boolean;
+  hog: string;
+  inputsSchema: HogInputSchema[];
+  /** {key: {value, order}}; a secret's value is never answered. */
+  inputs: Record<string, { value: unknown; order: number }>;
+  filters: unknown;
+  masking: unknown;
+  mappings: unknown;
+  iconUrl: string | null;
+  templateId: string | null;
+  /** 0 unknown, 1 healthy, 2 degraded, 3 disabled, 11/12 forcefully degraded/disabled. */
+  statusState: number;
+  executionOrder: number | null;
+  version: number;
+}
+
+export interface HogFunctionLog {
+  functionId: string;
+  instanceId: string;
+  timestampMicros: number;
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  message: string;
 }

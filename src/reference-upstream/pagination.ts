@@ -13,7 +13,7 @@ export interface RequestUrl {
   query: URLSearchParams;
 }
 
-function linkWith(url: RequestUrl, set: Record<string, string>, drop: string[] = []): string {
+export function linkWith(url: RequestUrl, set: Record<string, string>, drop: string[] = []): string {
   const keys = new Map<string, string[]>();
   for (const [k, v] of url.query) keys.set(k, [...(keys.get(k) ?? []), v]);
   for (const [k, v] of Object.entries(set)) keys.set(k, [v]);
@@ -25,7 +25,7 @@ function linkWith(url: RequestUrl, set: Record<string, string>, drop: string[] =
 }
 
 /** Python's int() on a query value, and DRF's _positive_int: anything else is "not given". */
-function positiveInt(value: string | null, strict: boolean): number | undefined {
+export function positiveInt(value: string | null, strict: boolean): number | undefined {
   if (value === null || !/^\s*\+?\d+\s*$/.test(value)) return undefined;
   const n = Number(value.trim());
   return n === 0 && strict ? undefined : n;

@@ -13,5 +13,3 @@ export function listProjects({ store, key, url }: RouteContext): Reply {
 export function getProject({ store, project }: RouteContext): Reply {
   return ok(serializeProject(store, project));
 }
-
-/** PostHog lists live configs by (order, plugin); the spec dialect lists all of them by id. */

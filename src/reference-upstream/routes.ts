@@ -13,6 +13,21 @@ import {
   runJob,
   updateConfig,
 } from './config-routes.ts';
+import { ALL_DIALECTS, type Dialect } from './dialect.ts';
+import {
+  createHogFunction,
+  listHogFunctions,
+  rearrangeHogFunctions,
+  refuseHogFunctionDelete,
+  retrieveHogFunction,
+  updateHogFunction,
+} from './hog-function-routes.ts';
+import {
+  hogFunctionLogs,
+  hogFunctionMetrics,
+  hogFunctionMetricsTotals,
+  invokeHogFunction,
+} from './hog-function-runs.ts';
 import { getProject, listProjects } from './project-routes.ts';
 import type { Reply, RouteContext } from './reply.ts';
 export interface Operation {
@@ -27,11 +42,48 @@ export interface Route {
   /** Routes under /api/projects/:project_id/ resolve their project; the listing does not. */
   projectScoped: boolean;
   methods: Partial<Record<string, Operation>>;
+  /** The dialects that still route it (every one when not given); elsewhere it is Django's 404. */
+  dialects?: readonly Dialect[];
+  /** A legacy pipeline route: gone (404) from an upstream started with `legacyRoutes: false`. */
+  legacy?: true;
 }
+
+/** PostHog 2026 no longer routes these: any method, with or without a key, is 404. */
+const UNTIL_2026: readonly Dialect[] = ['spec', 'posthog'];
+
+/** Whether the upstream, as started, routes `route` at all. */
+export const routes = (route: Route, dialect: Dialect, legacyRoutes: boolean) =>
+  (route.dialects ?? ALL_DIALECTS).includes(dialect) && (legacyRoutes || !route.legacy);
 
 const PROJECT = '/api/projects/(?<project>[^/]+)';
 const CONFIGS = `${PROJECT}/pipeline_destination_configs`;
+const HOG_FUNCTIONS = `${PROJECT}/hog_functions`;
+const HOG_FUNCTION = `${HOG_FUNCTIONS}/(?<id>[^/.]+)`;
 const route = (path: string) => new RegExp(`^${path}/?$`);
+const ONLY_2026: readonly Dialect[] = ['posthog-2026'];
+const hogRead = (handle: Operation['handle']): Operation => ({ scope: 'hog_function:read', handle });
+const hogWrite = (handle: Operation['handle']): Operation => ({ scope: 'hog_function:write', handle });
+
+/** Hog functions: served by the 2026 dialect only (the reference upstream's older PostHog lacks them). */
+const HOG_FUNCTION_ROUTES: Route[] = [
+  {
+    pattern: route(HOG_FUNCTIONS),
+    methods: { GET: hogRead(listHogFunctions), POST: hogWrite(createHogFunction) },
+  },
+  { pattern: route(`${HOG_FUNCTIONS}/rearrange`), methods: { PATCH: hogWrite(rearrangeHogFunctions) } },
+  {
+    pattern: route(HOG_FUNCTION),
+    methods: {
+      GET: hogRead(retrieveHogFunction),
+      PATCH: hogWrite(updateHogFunction),
+      DELETE: hogWrite(refuseHogFunctionDelete),
+    },
+  },
+  { pattern: route(`${HOG_FUNCTION}/logs`), methods: { GET: hogRead(hogFunctionLogs) } },
+  { pattern: route(`${HOG_FUNCTION}/metrics`), methods: { GET: hogRead(hogFunctionMetrics) } },
+  { pattern: route(`${HOG_FUNCTION}/metrics/totals`), methods: { GET: hogRead(hogFunctionMetricsTotals) } },
+  { pattern: route(`${HOG_FUNCTION}/invocations`), methods: { POST: hogWrite(invokeHogFunction) } },
+].map((r) => ({ ...r, projectScoped: true, dialects: ONLY_2026 }));
 
 export const ROUTES: Route[] = [
   {
@@ -46,6 +98,7 @@ export const ROUTES: Route[] = [
   },
   {
     pattern: route(CONFIGS),
+    legacy: true,
     projectScoped: true,
     methods: {
       GET: { scope: 'plugin:read', handle: listConfigs },
@@ -54,11 +107,13 @@ export const ROUTES: Route[] = [
   },
   {
     pattern: route(`${CONFIGS}/rearrange`),
+    legacy: true,
     projectScoped: true,
     methods: { PATCH: { scope: 'plugin:write', custom: true, handle: rearrangeConfigs } },
   },
   {
     pattern: route(`${CONFIGS}/(?<id>[^/.]+)`),
+    legacy: true,
     projectScoped: true,
     methods: {
       GET: { scope: 'plugin:read', handle: retrieveConfig },
@@ -69,11 +124,14 @@ export const ROUTES: Route[] = [
   },
   {
     pattern: route(`${CONFIGS}/(?<id>[^/.]+)/frontend`),
+    legacy: true,
     projectScoped: true,
     methods: { GET: { scope: 'plugin:read', custom: true, handle: configFrontend } },
   },
   {
     pattern: route(`${CONFIGS}/(?<id>[^/.]+)/job`),
+    legacy: true,
+    dialects: UNTIL_2026,
     projectScoped: true,
     methods: { POST: { scope: 'plugin:write', custom: true, handle: runJob } },
   },
@@ -84,12 +142,15 @@ export const ROUTES: Route[] = [
   },
   {
     pattern: route(`${PROJECT}/activity_log/bookmark_activity_notification`),
+    dialects: UNTIL_2026,
     projectScoped: true,
     methods: { POST: { scope: 'activity_log:read', custom: true, handle: bookmark } },
   },
   {
     pattern: route(`${PROJECT}/activity_log/important_changes`),
+    dialects: UNTIL_2026,
     projectScoped: true,
     methods: { GET: { scope: 'activity_log:read', custom: true, handle: importantChanges } },
   },
+  ...HOG_FUNCTION_ROUTES,
 ];

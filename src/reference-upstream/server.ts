@@ -9,7 +9,7 @@ import { serverError } from './api-error.ts';
 import { handleApi } from './api-handler.ts';
 import { handleControl } from './control-handler.ts';
 import type { Dialect } from './dialect.ts';
-import { DIALECTS } from './dialect.ts';
+import { ALL_DIALECTS } from './dialect.ts';
 import { Faults } from './faults.ts';
 import { send } from './send.ts';
 import type { RequestLogEntry, UpstreamState } from './state.ts';
@@ -26,6 +26,8 @@ export interface ReferenceUpstreamOptions {
   jitterMs?: number;
   /** Requests per minute per key before 429; null (the default) for no limit. */
   rateLimitPerMinute?: number | null;
+  /** false: the legacy pipeline routes answer 404, as once PostHog PR #97440 lands. Default true. */
+  legacyRoutes?: boolean;
 }
 
 export interface ReferenceUpstream {
@@ -45,11 +47,12 @@ export async function startReferenceUpstream(
   options: ReferenceUpstreamOptions = {},
 ): Promise<ReferenceUpstream> {
   const dialect = options.dialect ?? 'spec';
-  if (!DIALECTS.includes(dialect)) throw new TypeError(`unknown dialect ${JSON.stringify(dialect)}`);
+  if (!ALL_DIALECTS.includes(dialect)) throw new TypeError(`unknown dialect ${JSON.stringify(dialect)}`);
   const state: UpstreamState = {
-    store: new Store(),
+    store: new Store(dialect),
     dialect,
     publicBase: options.publicBase,
+    legacyRoutes: options.legacyRoutes ?? true,
     requests: [],
     faults: new Faults(),
     throttle: new Throttle(options.rateLimitPerMinute ?? null),
@@ -89,7 +92,7 @@ export async function startReferenceUpstream(
       state.requests.length = 0;
     },
     reset: () => {
-      state.store = new Store();
+      state.store = new Store(dialect);
       state.requests.length = 0;
       state.faults.clear();
       state.throttle.reset();

@@ -29,6 +29,8 @@ export interface UpstreamState {
   readonly dialect: Dialect;
   /** The origin its links are written with; the Host of each request when not set. */
   readonly publicBase: string | undefined;
+  /** false: the legacy pipeline routes are gone, as PostHog PR #97440 removes them. */
+  readonly legacyRoutes: boolean;
   readonly requests: RequestLogEntry[];
   readonly faults: Faults;
   readonly throttle: Throttle;

@@ -2,11 +2,15 @@
 // and keys, seeded deterministically so that every start (and every test) sees the same world.
 // Timestamps are kept as microseconds since the epoch, as PostHog's Postgres does, so that the
 // cursor pagination over `created_at` never meets two entries at the same instant.
+import type { Dialect } from './dialect.ts';
+import { seedHogWorld } from './hog-seed.ts';
 import type {
   ActivityChange,
   ActivityEntry,
   ApiKey,
   DestinationConfig,
+  HogFunction,
+  HogFunctionLog,
   Organization,
   Plugin,
   Project,
@@ -32,16 +36,21 @@ export class Store {
   readonly users = new Map<number, User>();
   readonly keys = new Map<string, ApiKey>();
   readonly configs = new Map<number, DestinationConfig>();
+  /** Hog functions by UUID (the 2026 dialect only). */
+  readonly hogFunctions = new Map<string, HogFunction>();
+  /** Their logs, oldest first. */
+  readonly hogLogs: HogFunctionLog[] = [];
   /** Every project's activity, newest last (appended as writes happen). */
   readonly activity: ActivityEntry[] = [];
   private nextConfigId = 1;
   private nextActivitySeq = 1;
   private lastMicros = 0;
 
-  constructor() {
+  constructor(readonly dialect: Dialect = 'spec') {
     for (const plugin of PLUGINS) this.plugins.set(plugin.id, plugin);
-    this.organizations.set(ORG_A, { id: ORG_A, name: 'Hedgebox Inc.' });
-    this.organizations.set(ORG_B, { id: ORG_B, name: 'Other Co.' });
+    this.organizations.set(ORG_A, { id: ORG_A, name: 'Hedgebox Inc.', auditLogs: true });
+    // Other Co.'s plan has no audit logs (what the 2026 dialect's 402 is tested on).
+    this.organizations.set(ORG_B, { id: ORG_B, name: 'Other Co.', auditLogs: false });
     const projectNames = ['Hedgebox (production)', 'Hedgebox (staging)', 'Other Co. web'];
     for (const [index, name] of projectNames.entries()) {
       const id = index + 1;
@@ -54,9 +63,14 @@ export class Store {
       });
     }
     for (const user of USERS) this.users.set(user.id, { ...user, lastViewedActivityMicros: new Map() });
-    for (const key of DEMO_KEYS) this.keys.set(key.value, key);
+    for (const key of DEMO_KEYS) {
+      // PostHog turned unscoped legacy keys into `*` keys in March 2026.
+      const scopes = dialect === 'posthog-2026' && key.scopes === null ? ['*'] : key.scopes;
+      this.keys.set(key.value, { ...key, scopes });
+    }
     for (const shape of SEED_SHAPE) this.seedConfigs(shape.projectId, shape.configs);
     for (const shape of SEED_SHAPE) this.seedActivity(shape.projectId, shape.entries);
+    if (dialect === 'posthog-2026') seedHogWorld(this, ACTIVITY_START_MICROS);
     this.lastMicros = Math.max(...this.activity.map((e) => e.createdAtMicros));
   }
 

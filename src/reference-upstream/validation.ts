@@ -2,7 +2,7 @@
 // the serializer's field order (the first failing field is the one the error names).
 import { serverError, validationError } from './api-error.ts';
 import type { ParsedBody } from './body.ts';
-import type { Dialect } from './dialect.ts';
+import { type Dialect, isPosthog } from './dialect.ts';
 import type { DestinationConfig } from './model.ts';
 import type { Store } from './store.ts';
 
@@ -141,7 +141,7 @@ export function readWritableFields(
   if (has('description')) fields.description = toText('description', data.description, 1000);
   if (has('deleted')) fields.deleted = toBoolean('deleted', data.deleted);
   if (has('filters')) fields.filters = toJsonField('filters', data.filters, fromForm);
-  if (dialect === 'posthog' && fromForm && has('config')) {
+  if (isPosthog(dialect) && fromForm && has('config')) {
     // PostHog json.loads() the form field unguarded: bad JSON is a 500 there.
     let parsed: unknown;
     try {

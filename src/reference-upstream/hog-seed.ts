@@ -1,0 +1,178 @@
+// The hog functions the 2026 dialect starts with: templates (PostHog's and, for each plugin, the
+// `plugin-<slug>` template its migrated configs use), and in project 1 a function of every type,
+// transformations in an execution order, `legacy_destination`s mirroring some plugin configs
+// (enabled ones supersede those configs), logs, and the activity their creation left.
+import type {
+  ActivityChange,
+  HogFunction,
+  HogFunctionLog,
+  HogFunctionTemplate,
+  HogInputSchema,
+  Plugin,
+} from './model.ts';
+import { PLUGINS, seededUuid } from './seed.ts';
+import type { Store } from './store.ts';
+
+const webhookInputs: HogInputSchema[] = [
+  { key: 'url', type: 'string', label: 'Webhook URL', secret: false, required: true },
+  { key: 'headers', type: 'dictionary', label: 'Headers', secret: false, required: false },
+];
+const slackInputs: HogInputSchema[] = [
+  { key: 'slack_workspace', type: 'integration', label: 'Slack workspace', secret: true, required: true },
+  { key: 'channel', type: 'string', label: 'Channel', secret: false, required: true },
+];
+
+const template = (
+  id: string,
+  name: string,
+  type: string,
+  inputs_schema: HogInputSchema[],
+  hog: string,
+): HogFunctionTemplate => ({
+  id,
+  name,
+  description: `${name}, as PostHog's template gallery describes it.`,
+  type,
+  status: 'stable',
+  category: [type === 'transformation' ? 'Custom' : 'Destinations'],
+  free: type !== 'destination',
+  icon_url: `/static/services/${id}.png`,
+  hog,
+  inputs_schema,
+});
+
+/** A legacy plugin's template id: `plugin-` and its repository's name. */
+export const legacyTemplateId = (plugin: Plugin) => `plugin-${plugin.url.split('/').pop()}`;
+
+export const HOG_TEMPLATES: readonly HogFunctionTemplate[] = [
+  template(
+    'template-webhook',
+    'HTTP Webhook',
+    'destination',
+    webhookInputs,
+    "fetch(inputs.url, {'body': event})",
+  ),
+  template(
+    'template-slack',
+    'Slack',
+    'destination',
+    slackInputs,
+    "fetch('https://slack.com/api/chat.postMessage')",
+  ),
+  template('template-site-banner', 'Notification bar', 'site_app', [], 'export function onLoad() {}'),
+  template('template-geoip', 'GeoIP', 'transformation', [], 'return event'),
+  template(
+    'template-source-webhook',
+    'Incoming webhook',
+    'source_webhook',
+    [],
+    'postHogCapture(request.body)',
+  ),
+  ...PLUGINS.map((plugin) =>
+    template(legacyTemplateId(plugin), plugin.name, 'destination', [], `// legacy plugin ${plugin.name}`),
+  ),
+];
+
+/** What project 1 holds: name, type, template, enabled, execution order. */
+const SEEDED: [string, string, string | null, boolean, number | null][] = [
+  ['Webhook to ops', 'destination', 'template-webhook', true, null],
+  ['Slack #alerts', 'destination', 'template-slack', true, null],
+  ['Banner', 'site_destination', null, true, null],
+  ['Internal alert', 'internal_destination', 'template-webhook', true, null],
+  ['Stripe webhook', 'source_webhook', 'template-source-webhook', true, null],
+  ['Notification bar', 'site_app', 'template-site-banner', false, null],
+  ['GeoIP', 'transformation', 'template-geoip', true, 1],
+  ['Drop bots', 'transformation', null, true, 2],
+  ['Log transformations', 'transformation_log', null, true, null],
+  // Migrated plugin configs: enabled ones supersede the configs of their plugin.
+  ['Webhook Destination (migrated)', 'legacy_destination', legacyTemplateId(PLUGINS[0]!), true, null],
+  ['S3 Export (migrated)', 'legacy_destination', legacyTemplateId(PLUGINS[1]!), true, null],
+  ['BigQuery Export (migrated, off)', 'legacy_destination', legacyTemplateId(PLUGINS[2]!), false, null],
+];
+
+export function seedHogFunctions(projectId: number, startMicros: number, createdBy: number): HogFunction[] {
+  return SEEDED.map(([name, type, templateId, enabled, executionOrder], index) => {
+    const found = HOG_TEMPLATES.find((t) => t.id === templateId);
+    const micros = startMicros + index * 3_600_000_000;
+    const inputs: HogFunction['inputs'] = {};
+    for (const [order, input] of (found?.inputs_schema ?? []).entries()) {
+      inputs[input.key] = { value: input.secret ? `secret-${index}-${input.key}` : `value-${index}`, order };
+    }
+    return {
+      id: seededUuid(7, index + 1),
+      projectId,
+      type,
+      name,
+      description: found?.description ?? '',
+      createdAtMicros: micros,
+      updatedAtMicros: micros,
+      createdBy,
+      enabled,
+      deleted: false,
+      hog: found?.hog ?? 'return event',
+      inputsSchema: found?.inputs_schema ?? [],
+      inputs,
+      filters: { events: [{ id: '$pageview', type: 'events' }] },
+      masking: null,
+      mappings: null,
+      iconUrl: found?.icon_url ?? null,
+      templateId,
+      statusState: enabled ? 1 : 3,
+      executionOrder,
+      version: 1,
+    };
+  });
+}
+
+const LEVELS: HogFunctionLog['level'][] = ['DEBUG', 'INFO', 'INFO', 'WARN', 'ERROR'];
+
+/** A few logs a function, a minute apart, newest last. */
+export function seedLogs(fn: HogFunction, count: number, startMicros: number): HogFunctionLog[] {
+  return Array.from({ length: count }, (_, i) => ({
+    functionId: fn.id,
+    instanceId: seededUuid(8, i + 1),
+    timestampMicros: startMicros + i * 60_000_000,
+    level: LEVELS[i % LEVELS.length]!,
+    message: `${fn.name}: invocation ${i + 1} ${LEVELS[i % LEVELS.length] === 'ERROR' ? 'failed' : 'done'}`,
+  }));
+}
+
+/** Humanised as PostHog's activity detail writes a type: `site_destination` → "site destination". */
+export const humanisedType = (type: string) => type.replaceAll('_', ' ');
+
+/** Project 1's hog functions, their logs and the activity their creation left. */
+export function seedHogWorld(store: Store, startMicros: number): void {
+  for (const fn of seedHogFunctions(1, startMicros + 500_013, 1)) {
+    store.hogFunctions.set(fn.id, fn);
+    store.hogLogs.push(...seedLogs(fn, 12, fn.createdAtMicros + 60_000_000));
+    logHogActivity(store, fn.createdBy, fn, 'created', null, fn.createdAtMicros);
+  }
+}
+
+/** The activity entry a write to a hog function leaves (scope HogFunction, item_id its UUID). */
+export function logHogActivity(
+  store: Store,
+  userId: number | null,
+  fn: HogFunction,
+  activity: string,
+  changes: ActivityChange[] | null,
+  at: number,
+): void {
+  store.pushActivity({
+    projectId: fn.projectId,
+    userId,
+    is_system: false,
+    activity,
+    scope: 'HogFunction',
+    item_id: fn.id,
+    detail: {
+      id: fn.id,
+      name: fn.name,
+      short_id: null,
+      type: humanisedType(fn.type),
+      trigger: null,
+      changes,
+    },
+    createdAtMicros: at,
+  });
+}
