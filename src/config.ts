@@ -12,7 +12,7 @@ export interface Config {
   host: string;
   /** The upstream origin; null means: start the embedded reference upstream. */
   upstreamUrl: string | null;
-  referenceDialect: 'spec' | 'posthog';
+  referenceDialect: 'spec' | 'posthog' | 'posthog-2026';
   referencePort: number;
   graphiql: boolean;
   logLevel: string;
@@ -207,7 +207,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     port: read('PORT', integer(0, 65_535), 4000),
     host: read('HOST', text, '0.0.0.0'),
     upstreamUrl: read('UPSTREAM_URL', httpUrl, null)?.origin ?? null,
-    referenceDialect: read('REFERENCE_DIALECT', oneOf('spec', 'posthog'), 'spec'),
+    referenceDialect: read('REFERENCE_DIALECT', oneOf('spec', 'posthog', 'posthog-2026'), 'spec'),
     referencePort: read('REFERENCE_PORT', integer(0, 65_535), 0),
     graphiql: read('GRAPHIQL', flag, true),
     logLevel: read('LOG_LEVEL', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info'),

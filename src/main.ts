@@ -9,7 +9,7 @@ import { serveClusterMetrics } from './observability/cluster-metrics.ts';
 import { createLogger } from './observability/operation-log.ts';
 import { superviseWorkers } from './workers.ts';
 
-// PostHog refuses its custom actions (important changes among them) to every scoped key, so
+// Mid-2024 PostHog refuses its custom actions (important changes among them) to every scoped key, so
 // the demo in the posthog dialect uses the unscoped legacy key.
 const demoKeyFor = (dialect: string) => (dialect === 'posthog' ? 'phx_legacy' : 'phx_full');
 

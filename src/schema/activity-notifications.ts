@@ -28,6 +28,7 @@ builder.objectFields(ProjectRef, (t) => ({
     nullable: true,
     description:
       'Recent changes by others (GET …/activity_log/important_changes); unreadOnly passes unread=true.',
+    deprecationReason: `PostHog removed important changes (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED. Read activityLog instead.`,
     args: { unreadOnly: t.arg.boolean({ description: 'Only entries after the caller’s bookmark.' }) },
     resolve: (project, args, ctx) =>
       ctx.loaders.activity.importantChanges({
@@ -77,6 +78,7 @@ builder.mutationField('bookmarkActivityNotification', (t) =>
     type: BookmarkPayload,
     nullable: true,
     description: 'Bookmarks the activity notifications (POST …/activity_log/bookmark_activity_notification).',
+    deprecationReason: `PostHog removed notification bookmarks for API keys (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     args: { input: t.arg({ type: BookmarkInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);

@@ -80,6 +80,7 @@ builder.mutationFields((t) => ({
     type: configPayload('CreateDestinationConfigPayload', 'The result of creating a destination config.'),
     nullable: true,
     description: 'Creates a destination config (POST …/pipeline_destination_configs).',
+    deprecationReason: `PostHog no longer creates plugin configs; destinations are hog functions. Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     args: { input: t.arg({ type: CreateInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
@@ -126,6 +127,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description:
       'Queues a job of the config’s plugin (POST …/:id/job with {"job": {type, payload, operation}}).',
+    deprecationReason: `PostHog removed plugin jobs. Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     args: { input: t.arg({ type: RunJobInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
@@ -145,6 +147,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description:
       'Sets the order of several configs of a project at once (PATCH …/rearrange with {"orders": {id: order}}).',
+    deprecationReason: `PostHog no longer rearranges plugin configs for API keys (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     args: { input: t.arg({ type: RearrangeInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);

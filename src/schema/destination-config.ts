@@ -105,6 +105,7 @@ builder.objectFields(DestinationConfigRef, (t) => ({
     type: DestinationFrontendRef,
     nullable: true,
     description: 'The plugin’s frontend (GET …/:id/frontend).',
+    deprecationReason: `PostHog no longer serves plugin frontends to API keys (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     resolve: (config, _args, ctx) => ctx.loaders.configs.frontend(keyOf(config)),
   }),
   activity: t.connection(

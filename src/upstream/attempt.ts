@@ -167,7 +167,7 @@ function statusFailure(
     parsed = null;
   }
   const retryAfter = retryAfterSeconds(retryAfterHeader);
-  const error = upstreamStatusError(status, parsed, retryAfter);
+  const error = upstreamStatusError(call, status, parsed, retryAfter);
   // A 4xx write was refused; after a 5xx nobody can say what the upstream did.
   if (!isRetryableMethod(call.method))
     return new AttemptFailure(status >= 500 ? unknownWriteOutcome(error) : error, false);

@@ -4,6 +4,7 @@
 // `detail`, `code` and `attr` ever reaches an error.
 import { GraphQLError } from 'graphql';
 import { codedError, upstreamTimeout, upstreamUnavailable } from '../errors/codes.ts';
+import { insteadOf, isRemovedAnswer } from './removed.ts';
 
 /** The parts of an upstream error body the gateway may repeat. */
 interface UpstreamErrorBody {
@@ -19,6 +20,7 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   404: 'Not found.',
   405: 'The upstream does not allow this operation.',
   422: 'The upstream rejected the input.',
+  402: 'The upstream requires a paid plan for this.',
   429: 'The upstream is rate limiting this key.',
 };
 
@@ -28,6 +30,7 @@ function textOrNull(value: unknown, maxLength = 500): string | null {
 
 /** Maps an upstream answer whose status is not 2xx. */
 export function upstreamStatusError(
+  call: { method: string; path: string },
   status: number,
   body: unknown,
   retryAfterSeconds: number | null,
@@ -37,6 +40,9 @@ export function upstreamStatusError(
   const detail = textOrNull(parsed.detail);
   const upstream = { status, code: upstreamCode };
   const message = detail ?? DEFAULT_MESSAGES[status] ?? `The upstream answered ${status}.`;
+  if (isRemovedAnswer(status, detail))
+    return codedError('UPSTREAM_UNSUPPORTED', insteadOf(call), { upstream });
+  if (status === 402) return codedError('PAYMENT_REQUIRED', message, { upstream });
   if (status === 401) return codedError('UNAUTHENTICATED', message, { upstream });
   if (status === 403) {
     const scope = detail ? /required scope '([^']+)'/.exec(detail)?.[1] : undefined;
