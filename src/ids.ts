@@ -1,7 +1,8 @@
 // The identifiers every layer passes around, validated in one place: a project id is an integer
 // or `@current` (PostHog's name for the key owner's current project), a config id a positive
-// 32-bit integer. Anything else is BAD_USER_INPUT before any upstream request is made, so no
-// caller input can reach another path (`1/../2`, `%2e%2e`, `1?x=`). A leaf module.
+// 32-bit integer, a hog function id a UUID. Anything else is BAD_USER_INPUT before any upstream
+// request is made, so no caller input can reach another path (`1/../2`, `%2e%2e`, `1?x=`). A leaf
+// module.
 import { badUserInput } from './errors/codes.ts';
 
 /** The project id PostHog resolves to the key owner's current project. */
@@ -11,6 +12,8 @@ export const PROJECT_ID_PATTERN = String.raw`\d{1,18}|@current`;
 /** A config id as text: a positive integer of at most ten digits (and at most MAX_CONFIG_ID). */
 export const CONFIG_ID_PATTERN = String.raw`[1-9]\d{0,9}`;
 export const MAX_CONFIG_ID = 2_147_483_647;
+/** A hog function's id: a UUID, written in lower case (as PostHog writes it). */
+export const HOG_FUNCTION_ID_PATTERN = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 const PROJECT_ID = new RegExp(`^(?:${PROJECT_ID_PATTERN})$`);
 const CONFIG_ID = new RegExp(`^${CONFIG_ID_PATTERN}$`);
@@ -30,6 +33,20 @@ export function validateConfigId(id: number, field = 'databaseId'): number {
     throw badUserInput(`${field} must be a positive 32-bit integer; got ${id}.`, { field });
   }
   return id;
+}
+
+const HOG_FUNCTION_ID = new RegExp(`^${HOG_FUNCTION_ID_PATTERN}$`);
+
+/** A hog function's UUID in any case, as the lower-case form PostHog uses. */
+export function validateHogFunctionId(uuid: string, field = 'uuid'): string {
+  const lower = uuid.toLowerCase();
+  if (!HOG_FUNCTION_ID.test(lower)) {
+    throw badUserInput(
+      `${field} must be a hog function's UUID; got ${JSON.stringify(uuid.slice(0, 40))}${uuid.length > 40 ? '…' : ''}.`,
+      { field },
+    );
+  }
+  return lower;
 }
 
 /** A config id written as text (an activity entry's item_id, a global id's part); null if it is none. */

@@ -8,6 +8,8 @@ import { Activity } from './activity.ts';
 import { ConfigWrites } from './config-writes.ts';
 import { Configs } from './configs.ts';
 import { CurrentProject } from './current-project.ts';
+import { HogFunctionWrites } from './hog-function-writes.ts';
+import { HogFunctions } from './hog-functions.ts';
 import { Projects } from './projects.ts';
 
 export interface Loaders {
@@ -16,17 +18,22 @@ export interface Loaders {
   configs: Configs;
   configWrites: ConfigWrites;
   activity: Activity;
+  hogFunctions: HogFunctions;
+  hogFunctionWrites: HogFunctionWrites;
 }
 
 export function createLoaders(upstream: CallerUpstream): Loaders {
   const projects = new Projects(upstream);
   const currentProject = new CurrentProject(projects);
   const configs = new Configs(upstream, currentProject);
+  const hogFunctions = new HogFunctions(upstream);
   return {
     currentProject,
     projects,
     configs,
     configWrites: new ConfigWrites(upstream, configs, currentProject),
     activity: new Activity(upstream),
+    hogFunctions,
+    hogFunctionWrites: new HogFunctionWrites(upstream, hogFunctions, currentProject),
   };
 }

@@ -3,6 +3,7 @@
 import { validateProjectId } from '../ids.ts';
 import type { ActivityEntryRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
+import { clientMutationIdField } from './payloads.ts';
 import { ActivityLogEntryRef, ImportantChangesRef, ProjectRef } from './refs.ts';
 
 builder.objectType(ImportantChangesRef, {
@@ -45,11 +46,7 @@ const BookmarkPayload = builder
   .implement({
     description: 'The result of bookmarking the activity notifications.',
     fields: (t) => ({
-      clientMutationId: t.string({
-        nullable: true,
-        description: 'Echoed from the input.',
-        resolve: (p) => p.clientMutationId,
-      }),
+      clientMutationId: clientMutationIdField(t),
       bookmark: t.field({
         type: 'DateTime',
         description: 'The date-time that was bookmarked.',

@@ -55,6 +55,8 @@ const CONNECTIONS = new Set([
   'Project.destinationConfigs',
   'Project.activityLog',
   'DestinationConfig.activity',
+  'Project.hogFunctions',
+  'HogFunction.activity',
 ]);
 
 /** How many items a field returns at most; what is under it counts that many times. */
@@ -94,6 +96,9 @@ function callsOf(
     case 'DestinationConfig.frontend':
     case 'DestinationConfig.pluginInfo':
     case 'ActivityLogEntry.destinationConfig':
+    case 'Project.hogFunction':
+    case 'HogFunction.logs':
+    case 'HogFunction.metrics':
       return 1;
     case 'Query.nodes':
       return Array.isArray(args.ids) ? args.ids.length : 1;
@@ -101,9 +106,11 @@ function callsOf(
       // The projects listing already carries names.
       return underProjects ? 0 : 1;
     case 'Project.destinationConfigs':
+    case 'Project.hogFunctions':
       return args.last != null && args.before == null ? 2 : 1;
     case 'Project.activityLog':
     case 'DestinationConfig.activity':
+    case 'HogFunction.activity':
       // Backward without `before` reads from the top to the end of the log.
       if (args.last != null && args.before == null) return MAX_UPSTREAM_PAGES;
       // The page a cursor points into, and the next (or previous) one when `first` (`last`) runs
@@ -122,8 +129,10 @@ function callsOf(
 /** An entry's config, read with the other entries' configs in one batch (not retrieved alone). */
 const isBatchedCrossLink = (walk: Walk, typeName: string, node: FieldNode) =>
   typeName === 'ActivityLogEntry' &&
-  node.name.value === 'destinationConfig' &&
-  !selects(node.selectionSet, FIELDS_LISTS_LACK, walk.fragments);
+  // A hog function list is read whole (`full=true`): its cross-links are always batched.
+  (node.name.value === 'hogFunction' ||
+    (node.name.value === 'destinationConfig' &&
+      !selects(node.selectionSet, FIELDS_LISTS_LACK, walk.fragments)));
 
 function fieldEstimate(
   walk: Walk,

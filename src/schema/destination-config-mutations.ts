@@ -15,6 +15,7 @@ import {
   writableFields,
 } from './destination-config-inputs.ts';
 import { configGlobalId, decodeConfigGlobalId } from './global-id.ts';
+import { clientMutationIdField, deletePayload } from './payloads.ts';
 import { DestinationConfigRef } from './refs.ts';
 
 interface ConfigPayload {
@@ -27,11 +28,7 @@ function configPayload(name: string, description: string) {
   return builder.objectRef<ConfigPayload>(name).implement({
     description,
     fields: (t) => ({
-      clientMutationId: t.string({
-        nullable: true,
-        description: 'Echoed from the input.',
-        resolve: (p) => p.clientMutationId,
-      }),
+      clientMutationId: clientMutationIdField(t),
       destinationConfig: t.field({
         type: DestinationConfigRef,
         description: 'The config as the upstream answered.',
@@ -41,19 +38,11 @@ function configPayload(name: string, description: string) {
   });
 }
 
-const DeletePayload = builder
-  .objectRef<{ clientMutationId: string | null; deletedId: string }>('DeleteDestinationConfigPayload')
-  .implement({
-    description: 'The result of deleting a destination config.',
-    fields: (t) => ({
-      clientMutationId: t.string({
-        nullable: true,
-        description: 'Echoed from the input.',
-        resolve: (p) => p.clientMutationId,
-      }),
-      deletedId: t.exposeID('deletedId', { description: 'The global id of the deleted config.' }),
-    }),
-  });
+const DeletePayload = deletePayload(
+  'DeleteDestinationConfigPayload',
+  'The result of deleting a destination config.',
+  'config',
+);
 
 const RearrangePayload = builder
   .objectRef<{ clientMutationId: string | null; destinationConfigs: ConfigRecord[] }>(
@@ -62,11 +51,7 @@ const RearrangePayload = builder
   .implement({
     description: 'The result of rearranging destination configs.',
     fields: (t) => ({
-      clientMutationId: t.string({
-        nullable: true,
-        description: 'Echoed from the input.',
-        resolve: (p) => p.clientMutationId,
-      }),
+      clientMutationId: clientMutationIdField(t),
       destinationConfigs: t.field({
         type: [DestinationConfigRef],
         description: 'The configs whose order the upstream reports after the change.',

@@ -1,15 +1,18 @@
-// Global object ids: base64 of `Project:<projectId>` or `DestinationConfig:<projectId>:<id>`.
+// Global object ids: base64 of `Project:<projectId>`, `DestinationConfig:<projectId>:<id>` or
+// `HogFunction:<projectId>:<uuid>`.
 // Opaque to callers; decoded strictly (canonical base64, known type, valid segments), so a
 // malformed, tampered or foreign id is BAD_USER_INPUT and never reaches the upstream.
 import { badUserInput } from '../errors/codes.ts';
-import { CONFIG_ID_PATTERN, configIdFromText, PROJECT_ID_PATTERN } from '../ids.ts';
+import { CONFIG_ID_PATTERN, configIdFromText, HOG_FUNCTION_ID_PATTERN, PROJECT_ID_PATTERN } from '../ids.ts';
 
 export type GlobalId =
   | { typename: 'Project'; projectId: string }
-  | { typename: 'DestinationConfig'; projectId: string; databaseId: number };
+  | { typename: 'DestinationConfig'; projectId: string; databaseId: number }
+  | { typename: 'HogFunction'; projectId: string; uuid: string };
 
 const PROJECT = new RegExp(`^Project:(${PROJECT_ID_PATTERN})$`);
 const CONFIG = new RegExp(`^DestinationConfig:(${PROJECT_ID_PATTERN}):(${CONFIG_ID_PATTERN})$`);
+const HOG_FUNCTION = new RegExp(`^HogFunction:(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN})$`);
 const MAX_ID_LENGTH = 200;
 
 export const encodeGlobalId = (typename: string, localId: string) =>
@@ -18,11 +21,13 @@ export const encodeGlobalId = (typename: string, localId: string) =>
 export const projectGlobalId = (projectId: string) => encodeGlobalId('Project', projectId);
 export const configGlobalId = (projectId: string, databaseId: number) =>
   encodeGlobalId('DestinationConfig', `${projectId}:${databaseId}`);
+export const hogFunctionGlobalId = (projectId: string, uuid: string) =>
+  encodeGlobalId('HogFunction', `${projectId}:${uuid}`);
 
 export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const invalid = () =>
     badUserInput(
-      `${field} is not a global id of this API; use the \`id\` of a Project or DestinationConfig.`,
+      `${field} is not a global id of this API; use the \`id\` of a Project, a DestinationConfig or a HogFunction.`,
       {
         field,
       },
@@ -37,6 +42,8 @@ export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const databaseId = configIdFromText(config?.[2]);
   if (config && databaseId !== null)
     return { typename: 'DestinationConfig', projectId: config[1]!, databaseId };
+  const hogFunction = HOG_FUNCTION.exec(text);
+  if (hogFunction) return { typename: 'HogFunction', projectId: hogFunction[1]!, uuid: hogFunction[2]! };
   throw invalid();
 }
 
@@ -46,6 +53,14 @@ export function decodeConfigGlobalId(id: string, field = 'id') {
     throw badUserInput(`${field} must be the id of a DestinationConfig, not of a ${decoded.typename}.`, {
       field,
     });
+  }
+  return decoded;
+}
+
+export function decodeHogFunctionGlobalId(id: string, field = 'id') {
+  const decoded = decodeGlobalId(id, field);
+  if (decoded.typename !== 'HogFunction') {
+    throw badUserInput(`${field} must be the id of a HogFunction, not of a ${decoded.typename}.`, { field });
   }
   return decoded;
 }

@@ -13,6 +13,11 @@ import { listAnswersSuffice } from './selection.ts';
 async function loadNode(ctx: GatewayContext, id: GlobalId, listFieldsSuffice = false) {
   try {
     if (id.typename === 'Project') return await ctx.loaders.projects.load(id.projectId);
+    if (id.typename === 'HogFunction')
+      return await ctx.loaders.hogFunctions.load(
+        { projectId: id.projectId, uuid: id.uuid },
+        { fromLists: listFieldsSuffice },
+      );
     return await ctx.loaders.configs.load(
       { projectId: id.projectId, id: id.databaseId },
       { listFieldsSuffice },
@@ -28,7 +33,7 @@ builder.queryFields((t) => ({
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description:
-      'A Project or DestinationConfig by its global id; null when it does not exist or the caller’s key cannot reach it.',
+      'A Project, DestinationConfig or HogFunction by its global id; null when it does not exist or the caller’s key cannot reach it.',
     args: { id: t.arg.id({ required: true, description: 'A global id, as returned in `id`.' }) },
     resolve: (_root, args, ctx) => loadNode(ctx, decodeGlobalId(args.id)),
   }),

@@ -5,6 +5,7 @@ import type {
   ActivityUserRecord,
   ConfigRecord,
   FrontendRecord,
+  HogFunctionRecord,
   ImportantChangesRecord,
   ProjectRecord,
 } from '../upstream/records.ts';
@@ -16,6 +17,7 @@ export const DestinationFrontendRef = builder.objectRef<FrontendRecord>('Destina
 export const ActivityLogEntryRef = builder.objectRef<ActivityEntryRecord>('ActivityLogEntry');
 export const ActivityUserRef = builder.objectRef<ActivityUserRecord>('ActivityUser');
 export const ImportantChangesRef = builder.objectRef<ImportantChangesRecord>('ImportantChanges');
+export const HogFunctionRef = builder.objectRef<HogFunctionRecord>('HogFunction');
 
 export const isRecordOf = (typename: string) => (value: unknown) =>
   (value as { __typename?: unknown } | null)?.__typename === typename;

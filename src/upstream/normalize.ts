@@ -19,11 +19,11 @@ export function asObject(value: unknown): Wire {
   return value as Wire;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+export const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 
-function required<T>(value: T | null): T {
+export function required<T>(value: T | null): T {
   if (value === null) throw malformedUpstreamBody();
   return value;
 }
@@ -60,7 +60,7 @@ export function normalizeConfig(raw: unknown, projectId: string, source: ConfigS
   };
 }
 
-function normalizeUser(raw: unknown): ActivityUserRecord | null {
+export function normalizeUser(raw: unknown): ActivityUserRecord | null {
   if (raw === null || raw === undefined) return null;
   const w = asObject(raw);
   return {

@@ -5,14 +5,22 @@
 import {
   CONFIG_ID_PATTERN,
   CURRENT_PROJECT,
+  HOG_FUNCTION_ID_PATTERN,
   PROJECT_ID_PATTERN,
   validateConfigId,
+  validateHogFunctionId,
   validateProjectId,
 } from '../ids.ts';
 
 const project = (projectId: string) => `/api/projects/${validateProjectId(projectId)}`;
 const configs = (projectId: string) => `${project(projectId)}/pipeline_destination_configs`;
 const config = (projectId: string, id: number) => `${configs(projectId)}/${validateConfigId(id)}`;
+const hogFunctions = (projectId: string) => `${project(projectId)}/hog_functions`;
+const hogFunction = (projectId: string, uuid: string) =>
+  `${hogFunctions(projectId)}/${validateHogFunctionId(uuid)}`;
+/** A function to test: a saved one, or `new` (its configuration is in the body). */
+const testedFunction = (projectId: string, uuid: string | null) =>
+  uuid === null ? `${hogFunctions(projectId)}/new` : hogFunction(projectId, uuid);
 
 export const PATHS = {
   projects: () => '/api/projects/',
@@ -25,7 +33,17 @@ export const PATHS = {
   activityLog: (projectId: string) => `${project(projectId)}/activity_log/`,
   bookmark: (projectId: string) => `${project(projectId)}/activity_log/bookmark_activity_notification/`,
   importantChanges: (projectId: string) => `${project(projectId)}/activity_log/important_changes/`,
+  hogFunctions: (projectId: string) => `${hogFunctions(projectId)}/`,
+  hogFunction: (projectId: string, uuid: string) => `${hogFunction(projectId, uuid)}/`,
+  hogFunctionLogs: (projectId: string, uuid: string) => `${hogFunction(projectId, uuid)}/logs/`,
+  hogFunctionMetrics: (projectId: string, uuid: string) => `${hogFunction(projectId, uuid)}/metrics/`,
+  hogFunctionInvocations: (projectId: string, uuid: string | null) =>
+    `${testedFunction(projectId, uuid)}/invocations/`,
+  hogFunctionsRearrange: (projectId: string) => `${hogFunctions(projectId)}/rearrange/`,
 };
+
+/** A UUID standing for any hog function, to write route templates with. */
+const ANY_HOG_FUNCTION = '00000000-0000-0000-0000-000000000000';
 
 // Route templates: `/api/projects/1/pipeline_destination_configs/7/` becomes
 // `/api/projects/:project_id/pipeline_destination_configs/:id/`. A path of no known route folds
@@ -44,14 +62,24 @@ const ROUTES = new Set([
     PATHS.activityLog(CURRENT_PROJECT),
     PATHS.bookmark(CURRENT_PROJECT),
     PATHS.importantChanges(CURRENT_PROJECT),
+    PATHS.hogFunctions(CURRENT_PROJECT),
+    PATHS.hogFunction(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.hogFunctionLogs(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.hogFunctionMetrics(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.hogFunctionInvocations(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.hogFunctionInvocations(CURRENT_PROJECT, null),
+    PATHS.hogFunctionsRearrange(CURRENT_PROJECT),
   ].map((path) =>
     path
       .replace(`/${CURRENT_PROJECT}/`, '/:project_id/')
-      .replace('/pipeline_destination_configs/1/', '/pipeline_destination_configs/:id/'),
+      .replace('/pipeline_destination_configs/1/', '/pipeline_destination_configs/:id/')
+      .replace(`/hog_functions/${ANY_HOG_FUNCTION}/`, '/hog_functions/:id/'),
   ),
 ]);
 
 export const OTHER_ROUTE = 'other';
+
+const HOG_FUNCTION_IN_PATH = new RegExp(`/hog_functions/${HOG_FUNCTION_ID_PATTERN}/`);
 
 /** Paths seen, with their templates: a gateway calls a bounded set of paths, again and again. */
 const known = new Map<string, string>();
@@ -70,7 +98,8 @@ export function routeTemplate(path: string): string {
 function templateOf(path: string): string {
   const template = path
     .replace(/^\/api\/projects\/(?:\d+|@current)\//, '/api/projects/:project_id/')
-    .replace(/\/pipeline_destination_configs\/\d+\//, '/pipeline_destination_configs/:id/');
+    .replace(/\/pipeline_destination_configs\/\d+\//, '/pipeline_destination_configs/:id/')
+    .replace(HOG_FUNCTION_IN_PATH, '/hog_functions/:id/');
   return ROUTES.has(template) ? template : OTHER_ROUTE;
 }
 

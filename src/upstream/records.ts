@@ -75,3 +75,46 @@ export interface ImportantChangesRecord {
   entries: ActivityEntryRecord[];
   lastRead: string | null;
 }
+
+export interface HogFunctionTemplateRecord {
+  id: string;
+  name: string | null;
+  description: string | null;
+  type: string | null;
+  status: string | null;
+  category: unknown;
+  iconUrl: string | null;
+}
+
+export interface HogFunctionRecord {
+  readonly __typename: 'HogFunction';
+  /** The project as addressed in the path the function was read through. */
+  projectId: string;
+  uuid: string;
+  type: string;
+  name: string | null;
+  description: string | null;
+  enabled: boolean;
+  createdAt: string | null;
+  updatedAt: string | null;
+  createdBy: ActivityUserRecord | null;
+  hog: string | null;
+  inputsSchema: unknown;
+  /** As answered, then redacted again: every input the schema marks secret reads {"secret": true}. */
+  inputs: unknown;
+  filters: unknown;
+  masking: unknown;
+  mappings: unknown;
+  iconUrl: string | null;
+  template: HogFunctionTemplateRecord | null;
+  status: { state: number; tokens: number | null } | null;
+  executionOrder: number | null;
+  version: number | null;
+}
+
+export interface HogFunctionLogRecord {
+  timestamp: string;
+  level: string;
+  message: string;
+  instanceId: string | null;
+}

@@ -34,5 +34,7 @@ export function insteadOf(call: { method: string; path: string }): string {
   const advice = INSTEAD[`${call.method} ${route}`];
   if (advice) return advice;
   if (route.startsWith(CONFIGS)) return `PostHog no longer serves plugin configs: ${HOG_FUNCTIONS}.`;
+  if (route.startsWith('/api/projects/:project_id/hog_functions/'))
+    return 'This upstream does not serve hog functions (they came with PostHog’s CDP, late 2024): its destinations are plugin configs (destinationConfigs).';
   return 'The upstream no longer offers this operation.';
 }

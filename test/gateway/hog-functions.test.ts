@@ -1,0 +1,271 @@
+// Hog functions through the gateway (issue 24, item 2: reads), against today's PostHog (the
+// reference upstream's posthog-2026 dialect): the connection both ways with its filters, one by
+// UUID, global ids, logs, metrics, activity, the activity log's cross-link batched per page, and
+// secret inputs that never leave the upstream.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness.ts';
+
+const SLACK = '018f0a5e-0007-7000-8000-000000000002';
+const WEBHOOK = '018f0a5e-0007-7000-8000-000000000001';
+const FUNCTIONS = '/api/projects/1/hog_functions/';
+
+describe('hog functions, posthog-2026 dialect', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dialect: 'posthog-2026' });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.reset());
+
+  it('pages the connection forward and backward, with totalCount, in one call a page', async () => {
+    const names: string[] = [];
+    let after: string | null = null;
+    for (let pages = 0; pages < 5; pages++) {
+      const { body } = await h.gql(
+        'query($after: String) { project(projectId: "1") { hogFunctions(first: 5, after: $after) { totalCount edges { node { name } } pageInfo { hasNextPage endCursor } } } }',
+        { after },
+      );
+      const c = body.data.project.hogFunctions;
+      expect(c.totalCount).toBe(12);
+      names.push(...c.edges.map((e: { node: { name: string } }) => e.node.name));
+      if (!c.pageInfo.hasNextPage) break;
+      after = c.pageInfo.endCursor;
+    }
+    expect(names).toHaveLength(12);
+    expect(new Set(names).size).toBe(12);
+    expect(names.slice(0, 2)).toEqual(['GeoIP', 'Drop bots']);
+    expect(h.upstreamCalls({ path: FUNCTIONS })).toHaveLength(3);
+    const last = await h.gql(
+      '{ project(projectId: "1") { hogFunctions(last: 3) { edges { node { name } } pageInfo { hasPreviousPage } } } }',
+    );
+    expect(
+      last.body.data.project.hogFunctions.edges.map((e: { node: { name: string } }) => e.node.name),
+    ).toEqual(names.slice(9));
+    expect(last.body.data.project.hogFunctions.pageInfo.hasPreviousPage).toBe(true);
+  });
+
+  it('passes types, enabled and search to the upstream', async () => {
+    const { body } = await h.gql(
+      '{ project(projectId: "1") { hogFunctions(types: ["legacy_destination", "site_destination"], enabled: true, search: "e") { totalCount edges { node { type } } } } }',
+    );
+    expect(body.data.project.hogFunctions.totalCount).toBe(3);
+    const [call] = h.upstreamCalls({ path: FUNCTIONS });
+    const query = new URLSearchParams(call!.query);
+    expect([query.get('type'), query.get('enabled'), query.get('search'), query.get('full')]).toEqual([
+      'legacy_destination,site_destination',
+      'true',
+      'e',
+      'true',
+    ]);
+  });
+
+  it('reads one by UUID with every field; a secret input reads {"secret": true} and its value never appears', async () => {
+    const { body } = await h.gql(`{ project(projectId: "1") { hogFunction(uuid: "${SLACK.toUpperCase()}") {
+      uuid type name enabled inputs inputsSchema template { id name } status { state name } createdBy { email } version
+    } } }`);
+    const fn = body.data.project.hogFunction;
+    expect([fn.uuid, fn.type, fn.template.id, fn.status.name, fn.createdBy.email]).toEqual([
+      SLACK,
+      'destination',
+      'template-slack',
+      'healthy',
+      'ada@example.com',
+    ]);
+    expect(fn.inputs.slack_workspace).toEqual({ secret: true });
+    expect(JSON.stringify(body)).not.toContain('secret-1-slack_workspace');
+    expect(h.logs.join('\n')).not.toContain('secret-1-slack_workspace');
+  });
+
+  it('refuses a UUID that is not one before any call, and answers null for an unknown one', async () => {
+    const bad = await h.gql('{ project(projectId: "1") { hogFunction(uuid: "../1") { name } } }');
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(h.upstreamCalls()).toHaveLength(0);
+    const unknown = await h.gql(
+      '{ project(projectId: "1") { hogFunction(uuid: "018f0a5e-0007-7000-8000-0000000000ff") { name } } }',
+    );
+    expect(unknown.body).toEqual({ data: { project: { hogFunction: null } } });
+  });
+
+  it('gives one global id that node and nodes refetch, through "1" and "@current"', async () => {
+    const one = await h.gql(
+      `{ a: project(projectId: "1") { hogFunction(uuid: "${WEBHOOK}") { id } } b: project(projectId: "@current") { hogFunction(uuid: "${WEBHOOK}") { id } } }`,
+    );
+    const id = one.body.data.a.hogFunction.id;
+    expect(one.body.data.b.hogFunction.id).toBe(id);
+    const node = await h.gql(
+      'query($id: ID!) { node(id: $id) { id ... on HogFunction { name } } nodes(ids: [$id]) { id } }',
+      { id },
+    );
+    expect(node.body.data).toEqual({ node: { id, name: 'Webhook to ops' }, nodes: [{ id }] });
+  });
+
+  it('pages logs newest first, filters by level, and serves metrics', async () => {
+    const q = `query($after: String) { project(projectId: "1") { hogFunction(uuid: "${WEBHOOK}") {
+      logs(first: 5, after: $after) { totalCount edges { cursor node { timestamp level message } } pageInfo { hasNextPage endCursor } }
+      errors: logs(level: ["error"]) { edges { node { level } } }
+      metrics(after: "-7d", interval: "day") { labels series { name values } }
+    } } }`;
+    const first = await h.gql(q);
+    const fn = first.body.data.project.hogFunction;
+    expect(fn.logs.totalCount).toBe(12);
+    expect(fn.logs.edges).toHaveLength(5);
+    expect(fn.logs.pageInfo.hasNextPage).toBe(true);
+    expect(new Set(fn.errors.edges.map((e: { node: { level: string } }) => e.node.level))).toEqual(
+      new Set(['ERROR']),
+    );
+    expect(fn.metrics.labels).toHaveLength(8);
+    expect(fn.metrics.series.map((s: { name: string }) => s.name)).toEqual([
+      'succeeded',
+      'failed',
+      'filtered',
+    ]);
+    const next = await h.gql(q, { after: fn.logs.pageInfo.endCursor });
+    const older = next.body.data.project.hogFunction.logs.edges;
+    expect(older).toHaveLength(5);
+    expect(Date.parse(older[0].node.timestamp)).toBeLessThan(Date.parse(fn.logs.edges[4].node.timestamp));
+  });
+
+  it('reads a function’s activity, and an activity page’s functions in two calls in all', async () => {
+    const own = await h.gql(
+      `{ project(projectId: "1") { hogFunction(uuid: "${WEBHOOK}") { activity(first: 5) { edges { node { scope itemId activity } } } } } }`,
+    );
+    expect(own.body.data.project.hogFunction.activity.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { scope: 'HogFunction', itemId: WEBHOOK, activity: 'created' },
+    ]);
+    h.upstream.clearRequests();
+    const { body } = await h.gql(
+      '{ project(projectId: "1") { activityLog(first: 20, scope: "HogFunction") { edges { node { itemId hogFunction { uuid name } } } } } }',
+    );
+    const edges = body.data.project.activityLog.edges;
+    expect(edges).toHaveLength(12);
+    for (const e of edges) expect(e.node.hogFunction.uuid).toBe(e.node.itemId);
+    // The activity page, then one list page of the project's functions: distinct functions + 2 at most.
+    expect(h.upstreamCalls().map((c) => c.path)).toEqual(['/api/projects/1/activity_log/', FUNCTIONS]);
+  });
+});
+
+describe('hog functions against an upstream without them (mid-2024 PostHog)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dialect: 'posthog' });
+  });
+  afterAll(() => h.close());
+
+  it('answers UPSTREAM_UNSUPPORTED naming the plugin configs, and the rest arrives', async () => {
+    const { body } = await h.gql(
+      '{ project(projectId: "1") { name hogFunctions(first: 1) { totalCount } } }',
+    );
+    expect(body.data.project).toEqual({ name: 'Hedgebox (production)', hogFunctions: null });
+    expect(body.errors[0].extensions.code).toBe('UPSTREAM_UNSUPPORTED');
+    expect(body.errors[0].message).toMatch(/does not serve hog functions.*destinationConfigs/);
+  });
+});
+
+describe('hog function mutations, posthog-2026 dialect', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dialect: 'posthog-2026' });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.reset());
+
+  const idOf = async (uuid: string) =>
+    (await h.gql(`{ project(projectId: "1") { hogFunction(uuid: "${uuid}") { id } } }`)).body.data.project
+      .hogFunction.id;
+
+  it('creates from a template, sending only what is given; a secret value never comes back', async () => {
+    const { body } = await h.gql(
+      `mutation($inputs: JSON) { createHogFunction(input: {clientMutationId: "c1", projectId: "1", templateId: "template-slack", inputs: $inputs}) {
+        clientMutationId hogFunction { id type name enabled inputs template { id } } } }`,
+      { inputs: { slack_workspace: { value: 'xoxb-very-secret' }, channel: { value: '#alerts' } } },
+    );
+    expect(body.errors).toBeUndefined();
+    const created = body.data.createHogFunction;
+    expect([
+      created.clientMutationId,
+      created.hogFunction.type,
+      created.hogFunction.name,
+      created.hogFunction.template.id,
+    ]).toEqual(['c1', 'destination', 'Slack', 'template-slack']);
+    expect(created.hogFunction.inputs.slack_workspace).toEqual({ secret: true });
+    expect(JSON.stringify(body)).not.toContain('xoxb-very-secret');
+    expect(h.logs.join('\n')).not.toContain('xoxb-very-secret');
+    const posts = h.upstreamCalls({ method: 'POST', path: FUNCTIONS });
+    expect(posts.map((c) => c.body)).toEqual([
+      {
+        template_id: 'template-slack',
+        inputs: { slack_workspace: { value: 'xoxb-very-secret' }, channel: { value: '#alerts' } },
+      },
+    ]);
+  });
+
+  it('updates only what is given; a secret sent as {"secret": true} keeps its value', async () => {
+    const id = await idOf(SLACK);
+    h.upstream.clearRequests();
+    const { body } = await h.gql(
+      `mutation($id: ID!, $inputs: JSON) { updateHogFunction(input: {id: $id, name: "Slack #ops", inputs: $inputs}) { hogFunction { name inputs version } } }`,
+      { id, inputs: { slack_workspace: { secret: true }, channel: { value: '#ops' } } },
+    );
+    expect(body.data.updateHogFunction.hogFunction).toEqual({
+      name: 'Slack #ops',
+      inputs: { slack_workspace: { secret: true }, channel: { value: '#ops', order: 1 } },
+      version: 2,
+    });
+    expect(h.upstreamCalls({ method: 'PATCH' }).map((c) => c.body)).toEqual([
+      { name: 'Slack #ops', inputs: { slack_workspace: { secret: true }, channel: { value: '#ops' } } },
+    ]);
+    expect(h.upstream.store.hogFunctions.get(SLACK)!.inputs.slack_workspace!.value).toBe(
+      'secret-1-slack_workspace',
+    );
+  });
+
+  it('deletes by PATCH {"deleted": true}, answering its global id; it is gone afterwards', async () => {
+    const id = await idOf(WEBHOOK);
+    h.upstream.clearRequests();
+    const { body } = await h.gql('mutation($id: ID!) { deleteHogFunction(input: {id: $id}) { deletedId } }', {
+      id,
+    });
+    expect(body.data.deleteHogFunction.deletedId).toBe(id);
+    expect(h.upstreamCalls().map((c) => [c.method, c.body])).toEqual([['PATCH', { deleted: true }]]);
+    const after = await h.gql(`{ project(projectId: "1") { hogFunction(uuid: "${WEBHOOK}") { name } } }`);
+    expect(after.body.data.project.hogFunction).toBeNull();
+  });
+
+  it('test-runs a saved function and a new one, with async calls mocked by default', async () => {
+    const id = await idOf(WEBHOOK);
+    const saved = await h.gql(
+      'mutation($id: ID!) { testHogFunction(input: {id: $id, globals: {event: {event: "$pageview"}}}) { status errors logs { level message } } }',
+      { id },
+    );
+    expect(saved.body.data.testHogFunction.status).toBe('success');
+    expect(saved.body.data.testHogFunction.logs[0].message).toContain('mock_async_functions: true');
+    const fresh = await h.gql(
+      'mutation { testHogFunction(input: {projectId: "1", configuration: {hog: "return event"}, globals: {event: {event: "x"}}}) { status } }',
+    );
+    expect(fresh.body.data.testHogFunction.status).toBe('success');
+    expect(h.upstreamCalls({ method: 'POST' }).map((c) => c.path)).toEqual([
+      `${FUNCTIONS}${WEBHOOK}/invocations/`,
+      `${FUNCTIONS}new/invocations/`,
+    ]);
+    const neither = await h.gql('mutation { testHogFunction(input: {globals: {}}) { status } }');
+    expect(neither.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('rearranges transformations, sending {"orders": {uuid: n}}', async () => {
+    const geoip = '018f0a5e-0007-7000-8000-000000000007';
+    const drop = '018f0a5e-0007-7000-8000-000000000008';
+    const [a, b] = [await idOf(geoip), await idOf(drop)];
+    h.upstream.clearRequests();
+    const { body } = await h.gql(
+      'mutation($a: ID!, $b: ID!) { rearrangeHogFunctions(input: {projectId: "1", orders: [{id: $a, executionOrder: 2}, {id: $b, executionOrder: 1}]}) { hogFunctions { name executionOrder } } }',
+      { a, b },
+    );
+    expect(body.data.rearrangeHogFunctions.hogFunctions).toEqual([
+      { name: 'Drop bots', executionOrder: 1 },
+      { name: 'GeoIP', executionOrder: 2 },
+    ]);
+    expect(h.upstreamCalls({ method: 'PATCH' }).map((c) => c.body)).toEqual([
+      { orders: { [geoip]: 2, [drop]: 1 } },
+    ]);
+  });
+});
