@@ -8,6 +8,7 @@ import { Activity } from './activity.ts';
 import { ConfigWrites } from './config-writes.ts';
 import { Configs } from './configs.ts';
 import { CurrentProject } from './current-project.ts';
+import { Destinations } from './destinations.ts';
 import { HogFunctionWrites } from './hog-function-writes.ts';
 import { HogFunctions } from './hog-functions.ts';
 import { Projects } from './projects.ts';
@@ -20,6 +21,7 @@ export interface Loaders {
   activity: Activity;
   hogFunctions: HogFunctions;
   hogFunctionWrites: HogFunctionWrites;
+  destinations: Destinations;
 }
 
 export function createLoaders(upstream: CallerUpstream): Loaders {
@@ -35,5 +37,6 @@ export function createLoaders(upstream: CallerUpstream): Loaders {
     activity: new Activity(upstream),
     hogFunctions,
     hogFunctionWrites: new HogFunctionWrites(upstream, hogFunctions, currentProject),
+    destinations: new Destinations(configs, hogFunctions),
   };
 }

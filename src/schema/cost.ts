@@ -57,7 +57,15 @@ const CONNECTIONS = new Set([
   'DestinationConfig.activity',
   'Project.hogFunctions',
   'HogFunction.activity',
+  'Project.destinations',
 ]);
+
+/**
+ * What Project.destinations reads, at worst in an ordinary project: a page of hog functions, two
+ * pages of plugin configs, and a retrieve per distinct plugin (PostHog's catalogue of the plugins
+ * still in use is small). A project past it is refused by the run-time backstop, not mis-served.
+ */
+export const DESTINATIONS_CALLS = 10;
 
 /** How many items a field returns at most; what is under it counts that many times. */
 function multiplierOf(typeName: string, fieldName: string, args: Args): number {
@@ -105,6 +113,8 @@ function callsOf(
     case 'Project.name':
       // The projects listing already carries names.
       return underProjects ? 0 : 1;
+    case 'Project.destinations':
+      return DESTINATIONS_CALLS;
     case 'Project.destinationConfigs':
     case 'Project.hogFunctions':
       return args.last != null && args.before == null ? 2 : 1;

@@ -14,6 +14,7 @@ import {
   ActivityLogEntryRef,
   DestinationConfigRef,
   DestinationFrontendRef,
+  DestinationRef,
   isRecordOf,
   ProjectRef,
 } from './refs.ts';
@@ -27,7 +28,7 @@ const configsList = (ctx: GatewayContext, projectId: string) => () =>
 builder.objectType(DestinationConfigRef, {
   description:
     'A pipeline destination config: a plugin, its settings and its place in the project’s pipeline.',
-  interfaces: [builder.nodeInterfaceRef()],
+  interfaces: [builder.nodeInterfaceRef(), DestinationRef],
   isTypeOf: isRecordOf('DestinationConfig'),
   fields: (t) => ({
     // One id whatever path reached the config: `@current` is resolved to the numeric project id.

@@ -10,7 +10,14 @@ import { builder } from './builder.ts';
 import { offsetConnection } from './connections/offset.ts';
 import { hogFunctionGlobalId } from './global-id.ts';
 import { projectRecord } from './project.ts';
-import { ActivityLogEntryRef, ActivityUserRef, HogFunctionRef, isRecordOf, ProjectRef } from './refs.ts';
+import {
+  ActivityLogEntryRef,
+  ActivityUserRef,
+  DestinationRef,
+  HogFunctionRef,
+  isRecordOf,
+  ProjectRef,
+} from './refs.ts';
 
 /** The scope PostHog writes on entries about a hog function. */
 export const HOG_FUNCTION_SCOPE = 'HogFunction';
@@ -68,7 +75,7 @@ const json = (description: string, read: (fn: HogFunctionRecord) => unknown) => 
 
 builder.objectType(HogFunctionRef, {
   description: 'A hog function: how PostHog keeps destinations, transformations, sources and site apps.',
-  interfaces: [builder.nodeInterfaceRef()],
+  interfaces: [builder.nodeInterfaceRef(), DestinationRef],
   isTypeOf: isRecordOf('HogFunction'),
   fields: (t) => ({
     id: t.id({

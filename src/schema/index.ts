@@ -10,6 +10,7 @@ import './destination-config-mutations.ts';
 import './hog-function.ts';
 import './hog-function-runs.ts';
 import './hog-function-mutations.ts';
+import './destination.ts';
 import './node.ts';
 import './subscription.ts';
 import { builder } from './builder.ts';

@@ -18,6 +18,7 @@ export const ActivityLogEntryRef = builder.objectRef<ActivityEntryRecord>('Activ
 export const ActivityUserRef = builder.objectRef<ActivityUserRecord>('ActivityUser');
 export const ImportantChangesRef = builder.objectRef<ImportantChangesRecord>('ImportantChanges');
 export const HogFunctionRef = builder.objectRef<HogFunctionRecord>('HogFunction');
+export const DestinationRef = builder.interfaceRef<ConfigRecord | HogFunctionRecord>('Destination');
 
 export const isRecordOf = (typename: string) => (value: unknown) =>
   (value as { __typename?: unknown } | null)?.__typename === typename;

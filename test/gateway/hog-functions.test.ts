@@ -269,3 +269,112 @@ describe('hog function mutations, posthog-2026 dialect', () => {
     ]);
   });
 });
+
+const DESTINATIONS = `query($first: Int, $after: String, $last: Int, $enabled: Boolean) {
+  project(projectId: "1") { destinations(first: $first, after: $after, last: $last, enabled: $enabled) {
+    totalCount
+    edges { node { __typename id name enabled ... on HogFunction { type } ... on DestinationConfig { plugin } } }
+    pageInfo { hasNextPage hasPreviousPage endCursor }
+  } }
+}`;
+
+interface DestinationNode {
+  __typename: string;
+  id: string;
+  name: string;
+  enabled: boolean;
+  type?: string;
+  plugin?: number;
+}
+
+describe('Project.destinations: one list over hog functions and plugin configs', () => {
+  for (const [dialect, legacyRoutes] of [
+    ['posthog-2026', true],
+    ['posthog-2026', false],
+    ['posthog', true],
+  ] as const) {
+    describe(`${dialect}${legacyRoutes ? '' : ', no legacy routes'}`, () => {
+      let h: Harness;
+      beforeAll(async () => {
+        h = await startHarness({ dialect, upstream: { legacyRoutes } });
+      });
+      afterAll(() => h.close());
+
+      /** What the upstream holds that the list should show, from its own store. */
+      const expected = () => {
+        const store = h.upstream.store;
+        const functions = [...store.hogFunctions.values()].filter((f) =>
+          ['destination', 'site_destination', 'legacy_destination'].includes(f.type),
+        );
+        const superseded = new Set(
+          functions
+            .filter((f) => f.type === 'legacy_destination' && f.enabled)
+            .map(
+              (f) =>
+                store.plugins.get(
+                  [...store.plugins.values()].find(
+                    (p) => `plugin-${p.url.split('/').pop()}` === f.templateId,
+                  )!.id,
+                )!.id,
+            ),
+        );
+        const configs = legacyRoutes
+          ? [...store.configs.values()].filter(
+              (c) => c.projectId === 1 && !c.deleted && !superseded.has(c.plugin),
+            )
+          : [];
+        return { functions: functions.length, configs: configs.length };
+      };
+
+      it('walks every destination forward once, hog functions first, with totalCount, and back from the end', async () => {
+        const { functions, configs } = expected();
+        const seen: DestinationNode[] = [];
+        let after: string | null = null;
+        for (let pages = 0; pages < 10; pages++) {
+          const { body } = await h.gql(DESTINATIONS, { first: 50, after });
+          expect(body.errors).toBeUndefined();
+          const c = body.data.project.destinations;
+          expect(c.totalCount).toBe(functions + configs);
+          seen.push(...c.edges.map((e: { node: DestinationNode }) => e.node));
+          if (!c.pageInfo.hasNextPage) break;
+          after = c.pageInfo.endCursor;
+        }
+        expect(seen).toHaveLength(functions + configs);
+        expect(new Set(seen.map((d) => d.id)).size).toBe(seen.length);
+        expect(seen.slice(0, functions).every((d) => d.__typename === 'HogFunction')).toBe(true);
+        expect(seen.slice(functions).every((d) => d.__typename === 'DestinationConfig')).toBe(true);
+        const last = await h.gql(DESTINATIONS, { last: 3 });
+        expect(
+          last.body.data.project.destinations.edges.map((e: { node: DestinationNode }) => e.node.id),
+        ).toEqual(seen.slice(-3).map((d) => d.id));
+      });
+
+      it('filters by enabled', async () => {
+        const { body } = await h.gql(DESTINATIONS, { first: 100, enabled: false });
+        const nodes: DestinationNode[] = body.data.project.destinations.edges.map(
+          (e: { node: DestinationNode }) => e.node,
+        );
+        expect(nodes.every((d) => d.enabled === false)).toBe(true);
+      });
+    });
+  }
+
+  it('leaves out the configs an enabled legacy_destination supersedes, reading each plugin once', async () => {
+    const h = await startHarness({ dialect: 'posthog-2026' });
+    try {
+      const { body } = await h.gql(DESTINATIONS, { first: 100 });
+      const nodes: DestinationNode[] = body.data.project.destinations.edges.map(
+        (e: { node: DestinationNode }) => e.node,
+      );
+      const plugins = new Set(nodes.filter((d) => d.__typename === 'DestinationConfig').map((d) => d.plugin));
+      // Webhook (1) and S3 (2) are migrated and enabled; BigQuery's (3) migration is disabled.
+      expect([...plugins].sort()).toEqual([3, 4, 5]);
+      const retrieves = h.upstreamCalls().filter((c) => /pipeline_destination_configs\/\d+\/$/.test(c.path));
+      expect(retrieves).toHaveLength(5);
+      // A page of hog functions, two pages of configs (150), a retrieve per plugin: 8 in all.
+      expect(h.upstreamCalls()).toHaveLength(8);
+    } finally {
+      await h.close();
+    }
+  });
+});
