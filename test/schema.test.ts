@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { unlistedBreakingChanges } from '../src/schema/breaking-changes.ts';
 import { printedSchema, schema } from '../src/schema/index.ts';
 
 describe('schema.graphql', () => {
@@ -8,13 +9,22 @@ describe('schema.graphql', () => {
     expect(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8')).toBe(printedSchema());
   });
 
-  it('serves every item of ../shared/schema-contract.graphql', () => {
-    const out = execFileSync('node', ['../shared/tools/check-contract.mjs', 'schema.graphql'], {
-      cwd: new URL('..', import.meta.url),
-      encoding: 'utf8',
-    });
+  it('serves every item of ../shared/schema-contract.graphql and schema-contract-hog-functions.graphql', () => {
+    const out = execFileSync(
+      'node',
+      [
+        '../shared/tools/check-contract.mjs',
+        '--with',
+        'schema-contract-hog-functions.graphql',
+        'schema.graphql',
+      ],
+      {
+        cwd: new URL('..', import.meta.url),
+        encoding: 'utf8',
+      },
+    );
     const [, served, total] = /contract: (\d+) of (\d+) items served/.exec(out) ?? [];
-    expect(Number(total)).toBeGreaterThan(150);
+    expect(Number(total)).toBeGreaterThan(350);
     expect(served).toBe(total);
   });
 
@@ -33,5 +43,29 @@ describe('schema.graphql', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the breaking-change check (npm run schema:breaking)', () => {
+  const BEFORE = 'type Query { project: Project }\ntype Project { id: ID! name: String old: String }';
+
+  it('fails on a removed field unless CHANGELOG.md names it', () => {
+    const after = 'type Query { project: Project }\ntype Project { id: ID! name: String }';
+    expect(unlistedBreakingChanges(BEFORE, after, '# Changelog\n')).toEqual(['Project.old was removed.']);
+    expect(unlistedBreakingChanges(BEFORE, after, '- Removed `Project.old`.')).toEqual([]);
+  });
+
+  it('passes a deprecation and an addition', () => {
+    const after =
+      'type Query { project: Project }\ntype Project { id: ID! name: String old: String @deprecated(reason: "x") added: Int }';
+    expect(unlistedBreakingChanges(BEFORE, after, '')).toEqual([]);
+  });
+
+  it('passes on this repository', () => {
+    const out = execFileSync('node', ['--import', 'tsx', 'src/schema/breaking-changes.ts'], {
+      cwd: new URL('..', import.meta.url),
+      encoding: 'utf8',
+    });
+    expect(out).toMatch(/^schema\.graphql: no (unlisted breaking change|earlier version to compare with)/);
   });
 });
