@@ -1,23 +1,23 @@
 // The query GraphiQL opens with, and the one README's quick start sends.
 
-/** The combined view GraphiQL opens with: configs with their latest activity, the log, and what changed. */
-export const EXAMPLE_QUERY = `# One round trip: a project's destinations with their latest activity,
-# the project's activity log and its important changes. Send your key in the
-# Headers tab as {"Authorization": "Bearer <personal API key>"}.
+/** The combined view: destinations of both kinds with their latest activity, and the log. */
+export const EXAMPLE_QUERY = `# One round trip: a project's destinations (hog functions and legacy plugin
+# configs alike) with their latest activity, and the project's activity log.
+# Send your key in the Headers tab as {"Authorization": "Bearer <personal API key>"}.
 query CombinedView($projectId: String! = "@current") {
   project(projectId: $projectId) {
     id
     name
-    destinationConfigs(first: 5) {
+    destinations(first: 5) {
       totalCount
       edges {
         node {
+          __typename
           id
-          databaseId
           name
           enabled
-          order
-          deliveryRate24h
+          ... on HogFunction { type template { name } status { name } }
+          ... on DestinationConfig { databaseId order }
           activity(first: 2) {
             edges { node { activity createdAt user { email } } }
           }
@@ -30,10 +30,6 @@ query CombinedView($projectId: String! = "@current") {
         node { activity scope itemId createdAt user { firstName lastName } }
       }
       pageInfo { hasNextPage endCursor }
-    }
-    importantChanges {
-      lastRead
-      entries { activity scope itemId unread createdAt }
     }
   }
 }

@@ -90,7 +90,7 @@ describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
       `"Authorization":"Bearer ${DEMO_KEY}"`,
     );
     await page.click('.graphiql-execute-button');
-    const result = await waitForResult('"destinationConfigs"');
+    const result = await waitForResult('"destinations"');
     // The pane is an editor that renders only the lines in view: the top of the answer.
     expect(result).toMatch(/^\{\s*"data": \{\s*"project": \{/);
     expect(result).toContain('"totalCount": 155');

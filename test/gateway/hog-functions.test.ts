@@ -378,3 +378,33 @@ describe('Project.destinations: one list over hog functions and plugin configs',
     }
   });
 });
+
+describe('the combined view GraphiQL opens with, against today’s PostHog', () => {
+  it('shows destinations of both kinds and the activity log in one request, without an error', async () => {
+    const { EXAMPLE_QUERY } = await import('../../src/example-query.ts');
+    const h = await startHarness({ dialect: 'posthog-2026' });
+    try {
+      const { body } = await h.gql(EXAMPLE_QUERY);
+      expect(body.errors).toBeUndefined();
+      const kinds = body.data.project.destinations.edges.map(
+        (e: { node: { __typename: string } }) => e.node.__typename,
+      );
+      expect(new Set(kinds)).toEqual(new Set(['HogFunction']));
+      expect(body.data.project.destinations.totalCount).toBeGreaterThan(6);
+      const last = await h.gql(
+        'query($after: String) { project(projectId: "@current") { destinations(first: 100, after: $after) { edges { node { __typename } } } } }',
+        { after: body.data.project.destinations.pageInfo.endCursor },
+      );
+      expect(
+        new Set(
+          last.body.data.project.destinations.edges.map(
+            (e: { node: { __typename: string } }) => e.node.__typename,
+          ),
+        ),
+      ).toEqual(new Set(['HogFunction', 'DestinationConfig']));
+      expect(body.data.project.activityLog.edges).toHaveLength(5);
+    } finally {
+      await h.close();
+    }
+  });
+});

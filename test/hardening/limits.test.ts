@@ -161,6 +161,6 @@ describe('operation limits', () => {
     const { EXAMPLE_QUERY } = await import('../../src/example-query.ts');
     const { body } = await h.gql(EXAMPLE_QUERY, {}, 'phx_legacy');
     expect(body.errors).toBeUndefined();
-    expect(body.data.project.destinationConfigs.edges).toHaveLength(5);
+    expect(body.data.project.destinations.edges).toHaveLength(5);
   });
 });
