@@ -161,3 +161,120 @@ describe('Apollo Client', () => {
     expect(h.upstreamCalls()).toHaveLength(0);
   });
 });
+
+const DESTINATIONS = gql`
+  query Destinations($after: String) {
+    project(projectId: "1") {
+      id
+      destinations(first: 40, after: $after) {
+        totalCount
+        edges { cursor node { __typename id name ... on HogFunction { type } ... on DestinationConfig { databaseId } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`;
+
+const HOG_FUNCTIONS = gql`
+  query HogFunctions($first: Int, $after: String, $last: Int, $before: String) {
+    project(projectId: "1") {
+      id
+      hogFunctions(first: $first, after: $after, last: $last, before: $before) {
+        totalCount
+        edges { cursor node { id uuid name } }
+        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      }
+    }
+  }
+`;
+
+interface Page<N> {
+  totalCount: number;
+  edges: { node: N }[];
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage?: boolean;
+    startCursor?: string;
+    endCursor: string | null;
+  };
+}
+
+type DestinationsData = { project: { destinations: Page<{ id: string }> } };
+type HogFunctionsData = { project: { hogFunctions: Page<{ id: string }> } };
+
+describe('Apollo Client against today’s PostHog (posthog-2026)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dialect: 'posthog-2026' });
+  });
+  afterAll(() => h.close());
+
+  const newClient = () =>
+    new ApolloClient({
+      link: new HttpLink({ uri: h.url, headers: { authorization: 'Bearer phx_full' }, fetch }),
+      cache: new InMemoryCache({
+        possibleTypes: { Destination: ['HogFunction', 'DestinationConfig'] },
+        typePolicies: {
+          Project: { fields: { destinations: relayStylePagination(), hogFunctions: relayStylePagination() } },
+        },
+      }),
+    });
+
+  it('pages through every destination of both kinds with relayStylePagination', async () => {
+    const client = newClient();
+    for (let after: string | null = null; ; ) {
+      const result: { data?: DestinationsData } = await client.query<DestinationsData>({
+        query: DESTINATIONS,
+        variables: { after },
+        fetchPolicy: 'network-only',
+      });
+      const page = result.data!.project.destinations;
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    const merged = client.readQuery<{ project: { destinations: Page<{ id: string; __typename: string }> } }>({
+      query: DESTINATIONS,
+      variables: {},
+    })!;
+    const nodes = merged.project.destinations.edges.map((e) => e.node);
+    expect(nodes).toHaveLength(merged.project.destinations.totalCount);
+    expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
+    expect(new Set(nodes.map((n) => n.__typename))).toEqual(new Set(['HogFunction', 'DestinationConfig']));
+  });
+
+  it('pages hog functions forward, then backward, to the same 12', async () => {
+    const forwardClient = newClient();
+    for (let after: string | null = null; ; ) {
+      const result: { data?: HogFunctionsData } = await forwardClient.query<HogFunctionsData>({
+        query: HOG_FUNCTIONS,
+        variables: { first: 5, after },
+        fetchPolicy: 'network-only',
+      });
+      const page = result.data!.project.hogFunctions;
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    const forward = forwardClient.readQuery<{ project: { hogFunctions: Page<{ id: string }> } }>({
+      query: HOG_FUNCTIONS,
+      variables: {},
+    })!;
+    const backwardClient = newClient();
+    for (let before: string | null = null; ; ) {
+      const result: { data?: HogFunctionsData } = await backwardClient.query<HogFunctionsData>({
+        query: HOG_FUNCTIONS,
+        variables: { last: 5, before },
+        fetchPolicy: 'network-only',
+      });
+      const page = result.data!.project.hogFunctions;
+      if (!page.pageInfo.hasPreviousPage) break;
+      before = page.pageInfo.startCursor!;
+    }
+    const backward = backwardClient.readQuery<{ project: { hogFunctions: Page<{ id: string }> } }>({
+      query: HOG_FUNCTIONS,
+      variables: {},
+    })!;
+    const ids = (p: typeof forward) => p.project.hogFunctions.edges.map((e) => e.node.id);
+    expect(ids(forward)).toHaveLength(12);
+    expect(ids(backward)).toEqual(ids(forward));
+  });
+});
