@@ -46,8 +46,10 @@ export class ActivitySubscriptions {
       const id = `${key}\n${JSON.stringify(args)}`;
       const shared = this.pollerFor(id, key, authorization, args);
       const subscriber = (event: PollerEvent) => {
-        void push(event);
+        const taken = push(event);
         if (event.kind === 'end') stop();
+        // Settles when the stream's reader takes the event (the poller paces a burst by it).
+        return taken;
       };
       const end = () => stop();
       this.ends.add(end);

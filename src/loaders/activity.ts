@@ -18,7 +18,15 @@ export interface ActivityPageKey {
   projectId: string;
   cursor: string | null;
   filters: ActivityFilters;
+  /**
+   * Oldest first, FOLLOW_PAGE_SIZE a page, with a `next` cursor kept at the tail (PostHog 2026's
+   * `ordering=created_at&follow=true`). An upstream without it answers newest first.
+   */
+  follow?: boolean;
 }
+
+/** A page of a followed log: PostHog's largest. */
+export const FOLLOW_PAGE_SIZE = 1_000;
 
 export interface ImportantChangesKey {
   projectId: string;
@@ -39,7 +47,7 @@ export class Activity {
 
   /** A page of the log, newest first: from the top (cursor null) or where a cursor points. */
   page(key: ActivityPageKey): Promise<CursorPage<ActivityEntryRecord>> {
-    this.pageLoader ??= perKeyLoader(async ({ projectId, cursor, filters }: ActivityPageKey) => {
+    this.pageLoader ??= perKeyLoader(async ({ projectId, cursor, filters, follow }: ActivityPageKey) => {
       const answer = await this.upstream.request({
         method: 'GET',
         path: PATHS.activityLog(projectId),
@@ -48,6 +56,7 @@ export class Activity {
           scope: filters.scope ?? undefined,
           item_id: filters.itemId ?? undefined,
           user: filters.userId ?? undefined,
+          ...(follow ? { ordering: 'created_at', follow: 'true', page_size: FOLLOW_PAGE_SIZE } : {}),
         },
         parseAnswer: false,
       });
