@@ -149,18 +149,22 @@ builder.objectType(HogFunctionRef, {
       description: 'Bumped by each change to its code, inputs or filters.',
       resolve: (fn) => fn.version,
     }),
-    activity: t.connection(
-      {
-        type: ActivityLogEntryRef,
-        nullable: true,
-        description: 'The activity log entries about this function (scope HogFunction, item_id = its uuid).',
-        resolve: (fn, args, ctx) =>
-          activityConnection(ctx, fn.projectId, { scope: HOG_FUNCTION_SCOPE, itemId: fn.uuid }, args),
-      },
-      ActivityLogConnection,
-    ),
   }),
 });
+
+// Its activity: the log's entries about it.
+builder.objectFields(HogFunctionRef, (t) => ({
+  activity: t.connection(
+    {
+      type: ActivityLogEntryRef,
+      nullable: true,
+      description: 'The activity log entries about this function (scope HogFunction, item_id = its uuid).',
+      resolve: (fn, args, ctx) =>
+        activityConnection(ctx, fn.projectId, { scope: HOG_FUNCTION_SCOPE, itemId: fn.uuid }, args),
+    },
+    ActivityLogConnection,
+  ),
+}));
 
 const HogFunctionConnection = builder.connectionObject(
   {
