@@ -87,6 +87,7 @@ export const RearrangeInput = builder.inputType('RearrangeHogFunctionsInput', {
   }),
 });
 
+/** The writable fields given, in PostHog's names (a field left out is not sent). */
 export function writable(input: {
   name?: string | null;
   description?: string | null;

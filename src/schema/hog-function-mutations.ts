@@ -84,7 +84,6 @@ const RearrangePayload = builder
     }),
   });
 
-/** The writable fields given, in PostHog's names (a field left out is not sent). */
 builder.mutationFields((t) => ({
   createHogFunction: t.field({
     type: payload('CreateHogFunctionPayload', 'The result of creating a hog function.'),
