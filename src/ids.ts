@@ -49,6 +49,12 @@ export function validateHogFunctionId(uuid: string, field = 'uuid'): string {
   return lower;
 }
 
+/** A hog function id written as text (an activity entry's item_id), lower-cased; null if it is none. */
+export function hogFunctionIdFromText(text: string | null | undefined): string | null {
+  const lower = text?.toLowerCase();
+  return lower && HOG_FUNCTION_ID.test(lower) ? lower : null;
+}
+
 /** A config id written as text (an activity entry's item_id, a global id's part); null if it is none. */
 export function configIdFromText(text: string | null | undefined): number | null {
   if (!text || !CONFIG_ID.test(text)) return null;

@@ -96,9 +96,8 @@ export class HogFunctions {
    */
   load(key: HogFunctionKey, { fromLists = false } = {}): Promise<HogFunctionRecord> {
     if (fromLists) return this.viaLists().load(key);
-    return this.listed.get(hogKey(key))
-      ? Promise.resolve(this.listed.get(hogKey(key))!)
-      : this.retrieve().load(key);
+    const listed = this.listed.get(hogKey(key));
+    return listed ? Promise.resolve(listed) : this.retrieve().load(key);
   }
 
   /** After a write: the upstream's answer replaces what this request held. */

@@ -2,7 +2,7 @@
 // 2024, its template and status, the Project fields that reach it, and its activity. Its logs and
 // metrics: hog-function-runs.ts. A secret input reads {"secret": true} (normalize-hog-function.ts).
 import { isNotFound } from '../errors/codes.ts';
-import { validateHogFunctionId } from '../ids.ts';
+import { hogFunctionIdFromText, validateHogFunctionId } from '../ids.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import type { HogFunctionRecord } from '../upstream/records.ts';
 import { ActivityLogConnection, activityConnection } from './activity-log.ts';
@@ -229,8 +229,6 @@ builder.objectFields(ProjectRef, (t) => ({
   }),
 }));
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 builder.objectFields(ActivityLogEntryRef, (t) => ({
   hogFunction: t.field({
     type: HogFunctionRef,
@@ -239,8 +237,9 @@ builder.objectFields(ActivityLogEntryRef, (t) => ({
     // Batched per project with the other entries of the page: several functions of one project are
     // read from a list page when that is fewer calls than a retrieve each.
     resolve: async (entry, _args, ctx) => {
-      if (entry.scope !== HOG_FUNCTION_SCOPE || !entry.itemId || !UUID.test(entry.itemId)) return null;
-      const key = { projectId: entry.projectId, uuid: entry.itemId.toLowerCase() };
+      const uuid = entry.scope === HOG_FUNCTION_SCOPE ? hogFunctionIdFromText(entry.itemId) : null;
+      if (uuid === null) return null;
+      const key = { projectId: entry.projectId, uuid };
       try {
         return await ctx.loaders.hogFunctions.load(key, { fromLists: true });
       } catch (error) {
