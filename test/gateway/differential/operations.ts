@@ -22,6 +22,10 @@ import {
 } from 'graphql';
 import { configId, projectGlobalId } from '../../harness.ts';
 
+const HOG_FUNCTION_1 = '018f0a5e-0007-7000-8000-000000000001';
+const hogFunctionGlobalId = (projectId: string, uuid: string) =>
+  Buffer.from(`HogFunction:${projectId}:${uuid}`).toString('base64');
+
 export interface GeneratedOperation {
   query: string;
   variables: Record<string, unknown>;
@@ -39,7 +43,15 @@ const VALUES: Record<string, unknown[]> = {
   last: [1, 2, null],
   after: ['bad', null],
   before: ['bad', null],
-  id: [configId('1', 1), configId('1', 2), configId('1', 3), projectGlobalId('1'), configId('3', 1), 'bad'],
+  id: [
+    configId('1', 1),
+    configId('1', 2),
+    configId('1', 3),
+    projectGlobalId('1'),
+    configId('3', 1),
+    hogFunctionGlobalId('1', HOG_FUNCTION_1),
+    'bad',
+  ],
   ids: [[configId('1', 1), projectGlobalId('2')], [configId('1', 999), 'bad'], []],
   scope: ['PluginConfig', 'Team', null],
   itemId: ['1', '2', null],
@@ -53,7 +65,13 @@ const VALUES: Record<string, unknown[]> = {
   config: [{ s3BucketName: 'b' }],
   filters: [{ events: [] }],
   clientMutationId: ['m1', null],
-  type: ['Export historical events', 'nope'],
+  type: ['Export historical events', 'destination', 'nope'],
+  // Today's PostHog (posthog-2026): its seeded hog functions, a miss and a malformed uuid.
+  uuid: [HOG_FUNCTION_1, '018f0a5e-0007-7000-8000-000000000002', '018f0a5e-0007-7000-8000-0000000000ff', 'x'],
+  types: [['destination'], ['destination', 'legacy_destination'], [], null],
+  search: ['Slack', null],
+  templateId: ['template-slack', 'template-nope', null],
+  hog: ['return event', null],
   payload: [{ dateFrom: '2025-01-01' }, null],
   operation: ['start', null],
   bookmark: ['2025-01-01T00:00:00Z', null],
