@@ -2,6 +2,7 @@
 // gateway does for each scenario, through one undici Pool, and answers their JSON. No GraphQL,
 // no validation, no mapping: what any hop in front of the upstream costs at least.
 import { createServer } from 'node:http';
+import { destinations } from './rest-resolvers.mjs';
 import { upstreamGetter } from './upstream-get.mjs';
 
 const upstream = upstreamGetter(process.env.UPSTREAM_URL);
@@ -32,6 +33,7 @@ const ROUTES = {
   '/one': (auth) => get(`${configs(1)}7/`, auth),
   '/hundred': (auth) => get(`${configs(1)}?limit=100&offset=0`, auth),
   '/combined': async (auth) => Promise.all([combinedProject(1, auth), combinedProject(2, auth)]),
+  '/destinations': async (auth) => (await destinations((path) => get(path, auth), 1)).slice(0, 20),
   '/activity': async (auth) => {
     const page = await get(log(1), auth);
     const wanted = new Set(

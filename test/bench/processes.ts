@@ -78,12 +78,13 @@ export const rssBytes = (pid: number) =>
   );
 
 /**
- * Stops every contender and waits for it to exit, reading its output meanwhile: leaving at once
- * closed the pipes of gateways still draining, and a worker of the 2-worker gateway was once left
- * behind, stuck writing its last log lines to the closed pipe. Whatever outlives the wait is killed.
+ * Stops these processes (every one this run started, by default) and waits for them to exit,
+ * reading their output meanwhile: leaving at once closed the pipes of gateways still draining,
+ * and a worker of the 2-worker gateway was once left behind, stuck writing its last log lines to
+ * the closed pipe. Whatever outlives the wait is killed.
  */
-export async function stopContenders(): Promise<void> {
-  const running = spawned.filter((child) => child.exitCode === null && child.signalCode === null);
+export async function stopProcesses(children: ChildProcess[] = spawned): Promise<void> {
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
   const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
   for (const child of running) child.kill('SIGTERM');
   const late = new Promise((resolve) => setTimeout(resolve, 20_000).unref());

@@ -2,10 +2,56 @@
 // field that needs the upstream, the JSON answer used as it comes; no loaders, limits, cursors,
 // error mapping or logging. `getter(context)` gives the request's `get(path)`: an undici GET with
 // the caller's key for bare yoga, a RESTDataSource for Apollo. Answers the bench's scenarios as
-// the gateway does.
+// the gateway does, with the same upstream GETs.
 const b64 = (text) => Buffer.from(text).toString('base64');
 const configsPath = (p) => `/api/projects/${p}/pipeline_destination_configs/`;
 const logPath = (p) => `/api/projects/${p}/activity_log/`;
+const hogFunctionsPath = (p) => `/api/projects/${p}/hog_functions/`;
+const DESTINATION_TYPES = 'destination,site_destination,legacy_destination';
+/** Every page of a list of 100s: the first says how many follow. */
+async function everyPage(get, path) {
+  const first = await get(`${path}?limit=100&offset=0`);
+  const rest = await Promise.all(
+    Array.from({ length: Math.ceil(first.count / 100) - 1 }, (_, i) =>
+      get(`${path}?limit=100&offset=${(i + 1) * 100}`),
+    ),
+  );
+  return [first, ...rest].flatMap((page) => page.results);
+}
+/**
+ * A project's destinations as the gateway defines them: its destination hog functions, then the
+ * plugin configs no enabled legacy_destination stands for (one retrieve per plugin says its URL).
+ */
+export async function destinations(get, p) {
+  const [functions, configs] = await Promise.all([
+    get(`${hogFunctionsPath(p)}?limit=100&offset=0&full=true&type=${encodeURIComponent(DESTINATION_TYPES)}`),
+    everyPage(get, configsPath(p)),
+  ]);
+  const superseding = new Set(
+    functions.results.filter((f) => f.type === 'legacy_destination' && f.enabled).map((f) => f.template?.id),
+  );
+  const firstOfPlugin = new Map();
+  for (const c of configs) if (!firstOfPlugin.has(c.plugin)) firstOfPlugin.set(c.plugin, c.id);
+  const templates = new Map(
+    await Promise.all(
+      [...firstOfPlugin].map(async ([plugin, id]) => {
+        const { plugin_info } = await get(`${configsPath(p)}${id}/`);
+        return [
+          plugin,
+          `plugin-${String(plugin_info?.url ?? '')
+            .split('/')
+            .pop()}`,
+        ];
+      }),
+    ),
+  );
+  return [
+    ...functions.results.map((f) => ({ ...f, __typename: 'HogFunction', projectId: p })),
+    ...configs
+      .filter((c) => !superseding.has(templates.get(c.plugin)))
+      .map((c) => ({ ...c, __typename: 'DestinationConfig', projectId: p })),
+  ];
+}
 const connection = (items, extra = {}) => ({
   ...extra,
   edges: items.map((node, i) => ({ cursor: String(i), node })),
@@ -20,6 +66,7 @@ export function restResolvers(getter) {
       : null;
   return {
     Node: { __resolveType: (o) => o.__typename },
+    Destination: { __resolveType: (o) => o.__typename },
     Query: { project: (_r, { projectId }) => ({ projectId }) },
     Project: {
       id: (p) => b64(`Project:${p.projectId}`),
@@ -27,6 +74,10 @@ export function restResolvers(getter) {
       destinationConfigs: async (p, { first }, ctx) => {
         const page = await getter(ctx)(`${configsPath(p.projectId)}?limit=${first ?? 20}&offset=0`);
         return connection(page.results.map(withProject(p.projectId)), { totalCount: page.count });
+      },
+      destinations: async (p, { first }, ctx) => {
+        const all = await destinations(getter(ctx), p.projectId);
+        return connection(all.slice(0, first ?? 20), { totalCount: all.length });
       },
       destinationConfig: async (p, { databaseId }, ctx) =>
         withProject(p.projectId)(await getter(ctx)(`${configsPath(p.projectId)}${databaseId}/`)),
@@ -51,6 +102,7 @@ export function restResolvers(getter) {
         return connection(page.results.slice(0, first ?? 20).map(withProject(c.projectId)));
       },
     },
+    HogFunction: { id: (f) => b64(`HogFunction:${f.projectId}:${f.id}`) },
     ActivityLogEntry: {
       itemId: (e) => e.item_id,
       createdAt: (e) => e.created_at,

@@ -3,7 +3,8 @@
 // graphql-jit, hand-written resolvers) and two rivals: Apollo Server 5 with RESTDataSource over the
 // same resolvers, and GraphQL Mesh over an OpenAPI description of the upstream (both installed on
 // first use under test/bench/rivals/, apart from the gateway's dependencies), under the same load,
-// against the same reference upstream. Each contender (those; the gateway as `npm start` runs
+// against the same reference upstream: in the spec dialect, and in today's PostHog's
+// (posthog-2026) for the scenarios that need hog functions. Each contender (those; the gateway as `npm start` runs
 // it, traced, with 2 workers; the gateway and bare yoga both again with a larger young
 // generation) runs in its own process; this one is the load generator (autocannon).
 //
@@ -18,8 +19,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONNECTIONS, check, control, type Figures, measure, runningIn } from './measure.ts';
-import { type Process, ROOT, rssBytes, start, stopContenders } from './processes.ts';
-import { MESH, SCENARIOS, type Scenario } from './scenarios.ts';
+import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
+import { type BenchDialect, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
 const QUICK = process.argv.includes('--quick');
 /** `--only <text>`: just the scenarios whose name contains it. */
@@ -62,8 +63,11 @@ interface Idle {
   idleRssMb: number;
 }
 
-/** Every contender, in front of the upstream `env` names, one after another. */
-async function startContenders(env: Record<string, string>): Promise<Process[]> {
+/**
+ * Every contender, in front of the upstream `env` names, one after another; Mesh only when it has
+ * a scenario to run.
+ */
+async function startContenders(env: Record<string, string>, withMesh: boolean): Promise<Process[]> {
   // Where the traced gateway exports its spans: a sink that reads and drops them.
   const otlpSink = createServer((req, res) => {
     req.resume();
@@ -89,7 +93,9 @@ async function startContenders(env: Record<string, string>): Promise<Process[]> 
             /listening on (http:\/\/\S+)/,
           ),
           // Composes its supergraph from the OpenAPI description as it starts.
-          await start(MESH, ['test/bench/rivals/mesh.mjs'], env, /listening on (http:\/\/\S+)/),
+          ...(withMesh
+            ? [await start(MESH, ['test/bench/rivals/mesh.mjs'], env, /listening on (http:\/\/\S+)/)]
+            : []),
         ]
       : []),
     // As `npm start` runs it: metrics on (the default), tracing off.
@@ -118,12 +124,7 @@ async function startContenders(env: Record<string, string>): Promise<Process[]> 
 }
 
 /** The table on stdout and the figures as JSON under bench-results/. */
-function report(
-  scenarios: Scenario[],
-  contenders: Process[],
-  results: Result[],
-  idle: Record<string, Idle>,
-): void {
+function report(scenarios: Scenario[], results: Result[], idle: Record<string, Idle>): void {
   const rows = [
     '| scenario | contender | req/s | p50 ms | p99 ms | cpu µs/op | × floor | × bare yoga | peak RSS MB | RSS × bare yoga | upstream calls/op | errors |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -131,11 +132,11 @@ function report(
   for (const scenario of scenarios) {
     const of = (name: string) =>
       results.find((r) => r.scenario === scenario.name && r.contender === name)!.figures;
-    for (const c of runningIn(contenders, scenario)) {
-      const f = of(c.name);
-      const bare = of(bareYogaFor(c.name));
+    for (const { contender } of results.filter((r) => r.scenario === scenario.name)) {
+      const f = of(contender);
+      const bare = of(bareYogaFor(contender));
       rows.push(
-        `| ${scenario.name} | ${c.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.cpuMicrosPerOp.toFixed(0)} | ${(f.cpuMicrosPerOp / of('floor').cpuMicrosPerOp).toFixed(2)} | ${(f.cpuMicrosPerOp / bare.cpuMicrosPerOp).toFixed(2)} | ${f.peakRssMb.toFixed(0)} | ${(f.peakRssMb / bare.peakRssMb).toFixed(2)} | ${f.upstreamCallsPerOp.toFixed(2)} | ${f.errors} |`,
+        `| ${scenario.name} | ${contender} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.cpuMicrosPerOp.toFixed(0)} | ${(f.cpuMicrosPerOp / of('floor').cpuMicrosPerOp).toFixed(2)} | ${(f.cpuMicrosPerOp / bare.cpuMicrosPerOp).toFixed(2)} | ${f.peakRssMb.toFixed(0)} | ${(f.peakRssMb / bare.peakRssMb).toFixed(2)} | ${f.upstreamCallsPerOp.toFixed(2)} | ${f.errors} |`,
       );
     }
   }
@@ -155,34 +156,27 @@ function report(
   console.log(`\nfigures: ${file}`);
 }
 
-async function main() {
-  console.log('building dist/ …');
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const upstream = await start(
-    'upstream',
-    ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', 'spec'],
-    {},
-    /listening on (http:\/\/\S+)/,
-  );
-  const env = { UPSTREAM_URL: upstream.url };
-  if (RIVALS) installRivals();
-  const contenders = await startContenders(env);
+/** Start to first answer and idle RSS of each contender, before any load. */
+async function measureIdle(contenders: Process[], scenario: Scenario, upstreamUrl: string) {
   const idle: Record<string, Idle> = {};
   for (const c of contenders) {
     const asked = performance.now();
-    await check(c, SCENARIOS[0]!, upstream.url, false);
+    await check(c, scenario, upstreamUrl, false);
     const startMs = c.startMs + (performance.now() - asked);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     idle[c.name] = { startMs, idleRssMb: rssBytes(c.child.pid!) / 1024 / 1024 };
   }
+  return idle;
+}
 
+/** Each scenario, each contender that runs it, ROUNDS rounds taken in turn; the rounds' mean. */
+async function measureScenarios(scenarios: Scenario[], contenders: Process[], upstreamUrl: string) {
   const results: Result[] = [];
-  const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
   for (const scenario of scenarios) {
-    await control(upstream.url, 'PUT', 'latency', { latencyMs: scenario.latencyMs, jitterMs: 0 });
+    await control(upstreamUrl, 'PUT', 'latency', { latencyMs: scenario.latencyMs, jitterMs: 0 });
     const running = runningIn(contenders, scenario);
     const callsPerOp: Record<string, number> = {};
-    for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstream.url);
+    for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstreamUrl);
     const rounds: Record<string, Figures[]> = Object.fromEntries(running.map((c) => [c.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of running) {
@@ -199,10 +193,39 @@ async function main() {
     }
     console.error(`measured: ${scenario.name}`);
   }
+  return results;
+}
 
-  report(scenarios, contenders, results, idle);
+/**
+ * The scenarios of each dialect against a reference upstream answering in it, in front of which
+ * every contender starts afresh (a contender's upstream is fixed when it starts).
+ */
+async function main() {
+  console.log('building dist/ …');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (RIVALS) installRivals();
+  const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
+  const dialectOf = (s: Scenario): BenchDialect => s.dialect ?? 'spec';
+  const results: Result[] = [];
+  let idle: Record<string, Idle> | undefined;
+  for (const dialect of new Set(scenarios.map(dialectOf))) {
+    const group = scenarios.filter((s) => dialectOf(s) === dialect);
+    const upstream = await start(
+      `upstream (${dialect})`,
+      ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', dialect],
+      {},
+      /listening on (http:\/\/\S+)/,
+    );
+    const withMesh = RIVALS && group.some((s) => s.meshQuery !== undefined);
+    const contenders = await startContenders({ UPSTREAM_URL: upstream.url }, withMesh);
+    // Start-up and idle memory are the same whatever the dialect: taken once.
+    idle ??= await measureIdle(contenders, group[0]!, upstream.url);
+    results.push(...(await measureScenarios(group, contenders, upstream.url)));
+    await stopProcesses([upstream.child, ...contenders.map((c) => c.child)]);
+  }
+  report(scenarios, results, idle ?? {});
 }
 
 await main();
-await stopContenders();
+await stopProcesses();
 process.exit(0);

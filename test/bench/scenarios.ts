@@ -1,15 +1,21 @@
 // What npm run bench measures: each scenario's query for the gateway and bare yoga, the floor's
 // route doing the same upstream GETs, and Mesh's query where it can ask for the same data.
 
+/** The reference upstream's dialect a scenario runs against. */
+export type BenchDialect = 'spec' | 'posthog-2026';
+
 export interface Scenario {
   name: string;
+  /** Default spec. */
+  dialect?: BenchDialect;
   latencyMs: number;
   query: string;
   /** The floor's route doing the same upstream GETs. */
   floorPath: string;
   /**
    * Mesh's query for the same data, over the REST shapes it exposes. None: Mesh sits this
-   * scenario out (an activity entry carries no project to read its config by).
+   * scenario out (an activity entry carries no project to read its config by; its OpenAPI
+   * description has no hog functions).
    */
   meshQuery?: string;
 }
@@ -73,5 +79,16 @@ export const SCENARIOS: Scenario[] = [
     query:
       '{ project(projectId: "1") { activityLog(first: 50) { edges { node { id activity createdAt destinationConfig { name } } } } } }',
     floorPath: '/activity',
+  },
+  {
+    // Today's PostHog: the hog functions of the destination kinds and the plugin configs no
+    // enabled legacy_destination supersedes, one connection (8 upstream GETs: the functions, two
+    // pages of configs, one retrieve per plugin).
+    name: 'destinations, both kinds (posthog-2026)',
+    dialect: 'posthog-2026',
+    latencyMs: 0,
+    query:
+      '{ project(projectId: "1") { destinations(first: 20) { totalCount edges { node { __typename id name enabled ... on HogFunction { type } } } } } }',
+    floorPath: '/destinations',
   },
 ];
