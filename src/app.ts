@@ -25,6 +25,7 @@ import { observabilityFor } from './observability/wiring.ts';
 import { usePersistedOperations } from './persisted-operations/plugin.ts';
 import { estimateOperation } from './schema/cost.ts';
 import { schema } from './schema/index.ts';
+import type { SharedApqStore } from './shared-state/apq-store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 
 export interface GatewayDeps {
@@ -41,6 +42,8 @@ export interface GatewayDeps {
   live: LiveServices;
   /** A worker of WORKERS > 1: /metrics answers for the whole cluster (cluster-metrics.ts). */
   clusterWorker?: boolean;
+  /** APQ registrations shared through Redis (REDIS_URL). */
+  sharedApq?: SharedApqStore | null;
 }
 
 /**
@@ -112,7 +115,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
             ? JSON.stringify({ Authorization: `Bearer ${deps.graphiqlDemoKey}` })
             : undefined,
         }),
-      usePersistedOperations({ manifest, only }),
+      usePersistedOperations({ manifest, only, shared: deps.sharedApq ?? null }),
       useLimits(config.limits, estimateOperation),
       // Incremental answers (multipart/mixed or SSE); jit.ts leaves those documents to yoga's executor.
       useDeferStream(),

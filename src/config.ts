@@ -74,6 +74,16 @@ export interface Config {
     /** Safelist mode: only the manifest's documents run. */
     only: boolean;
   };
+  /**
+   * Where processes share state (shared-state/): null keeps everything in this process. The URL
+   * may carry a password: it is never logged (redisLabel is what messages show).
+   */
+  redis: { url: string; label: string; keyPrefix: string } | null;
+  /**
+   * Upstream requests per key hash at most, as PostHog counts them (sliding windows of a minute
+   * and an hour); 0 turns a window off. Shared across processes through Redis.
+   */
+  budget: { perMinute: number; perHour: number };
 }
 
 export class ConfigError extends Error {
@@ -107,18 +117,29 @@ const flag: Parse<boolean> = (text) => {
   return value === 'true' || value === '1';
 };
 
-const httpUrl: Parse<URL> = (text) => {
-  let url: URL | null = null;
-  try {
-    url = new URL(text);
-  } catch {
-    refuse('expected a URL');
-  }
-  if (url!.protocol !== 'http:' && url!.protocol !== 'https:') refuse('expected an http or https URL');
-  return url!;
-};
+/** A URL of one of these schemes (`http`, `https`), or a refusal saying which were expected. */
+const urlOf =
+  (...schemes: string[]): Parse<URL> =>
+  (text) => {
+    const expected = `expected a URL starting ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`;
+    let url: URL | null = null;
+    try {
+      url = new URL(text);
+    } catch {
+      refuse(expected);
+    }
+    if (!schemes.includes(url!.protocol.slice(0, -1))) refuse(expected);
+    return url!;
+  };
+
+const httpUrl = urlOf('http', 'https');
+const redisUrl = urlOf('redis', 'rediss');
 
 const text: Parse<string> = (value) => value;
+
+/** A Redis URL as messages may show it: no user, no password. */
+export const redisLabel = (url: URL) =>
+  `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
 
 const list: Parse<string[]> = (value) =>
   value
@@ -203,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   const tracingEndpoint = read('OTEL_EXPORTER_OTLP_ENDPOINT', httpUrl, null);
   const manifestFile = read('PERSISTED_OPERATIONS_FILE', text, null);
   const persistedOnly = read('PERSISTED_OPERATIONS_ONLY', flag, false);
+  const redis = read('REDIS_URL', redisUrl, null);
   const config: Config = {
     port: read('PORT', integer(0, 65_535), 4000),
     host: read('HOST', text, '0.0.0.0'),
@@ -229,6 +251,17 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       : null,
     live: readLive(read),
     persistedOperations: Object.freeze({ manifest: null, only: persistedOnly }),
+    redis: redis
+      ? Object.freeze({
+          url: redis.href,
+          label: redisLabel(redis),
+          keyPrefix: read('REDIS_KEY_PREFIX', text, 'gateway:'),
+        })
+      : null,
+    budget: Object.freeze({
+      perMinute: read('UPSTREAM_BUDGET_PER_MINUTE', integer(0, 1_000_000), 480),
+      perHour: read('UPSTREAM_BUDGET_PER_HOUR', integer(0, 10_000_000), 4_800),
+    }),
   };
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
     problems.push(

@@ -10,7 +10,9 @@ import { LiveServices } from './live/services.ts';
 import { loadTracing } from './observability/load-tracing.ts';
 import { createLogger } from './observability/operation-log.ts';
 import { Readiness } from './observability/readiness.ts';
+import { connectSharedState, shareLiveWork } from './shared-state/index.ts';
 import { UpstreamClient } from './upstream/client.ts';
+import { KeyBudget } from './upstream/key-budget.ts';
 import { attachGraphQLWebSocket } from './websocket.ts';
 
 export interface GatewayOptions {
@@ -47,18 +49,29 @@ export interface RunningGateway {
  */
 export const TRACE_FLUSH_MS = 2_000;
 
-/** The pooled client of the upstream at `origin`, with the config's timeouts, retries and limits. */
-export const createUpstreamClient = (config: Readonly<Config>, origin: string) =>
-  new UpstreamClient({ origin, ...config.upstream });
+/**
+ * The pooled client of the upstream at `origin`, with the config's timeouts, retries and limits,
+ * and each key's upstream budget (in this process until shareLiveWork shares it).
+ */
+export const createUpstreamClient = (config: Readonly<Config>, origin: string, budget?: KeyBudget) =>
+  new UpstreamClient({ origin, ...config.upstream, budget: budget ?? new KeyBudget(config.budget) });
 
 export async function startGateway(
   config: Readonly<Config>,
   options: GatewayOptions,
 ): Promise<RunningGateway> {
-  const client = createUpstreamClient(config, options.upstreamOrigin);
-  const readiness = new Readiness(client);
+  // First, so that a Redis that does not answer stops start-up before anything listens.
+  const shared = await connectSharedState(config.redis, config.live.maxSubscriptionsPerKey);
+  const budget = new KeyBudget(config.budget);
+  const client = createUpstreamClient(config, options.upstreamOrigin, budget);
+  const readiness = new Readiness(client, shared?.redis ?? null);
   const tracing = await loadTracing(config);
-  const live = new LiveServices(client, { ...config.live, requestDeadlineMs: config.requestDeadlineMs });
+  const live = new LiveServices(
+    client,
+    { ...config.live, requestDeadlineMs: config.requestDeadlineMs },
+    shared?.slots ?? null,
+  );
+  await shareLiveWork(shared, live.wake, budget);
   const gateway = createGateway(config, {
     client,
     logger: options.logger ?? createLogger(config.logLevel),
@@ -67,6 +80,7 @@ export async function startGateway(
     tracing,
     live,
     clusterWorker: options.clusterWorker ?? false,
+    sharedApq: shared?.apq ?? null,
   });
   const server = createHttpServer(gateway, config);
   const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
@@ -92,6 +106,7 @@ export async function startGateway(
     await closed;
     clearTimeout(cut);
     await client.close();
+    await shared?.close();
     const spansFlushed = tracing ? await settlesWithin(tracing.shutdown(), TRACE_FLUSH_MS) : true;
     return { spansFlushed };
   }

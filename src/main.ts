@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { startGateway, TRACE_FLUSH_MS } from './gateway.ts';
 import { serveClusterMetrics } from './observability/cluster-metrics.ts';
 import { createLogger } from './observability/operation-log.ts';
+import { RedisUnavailableError, SharedRedis } from './shared-state/redis.ts';
 import { superviseWorkers } from './workers.ts';
 
 // Mid-2024 PostHog refuses its custom actions (important changes among them) to every scoped key, so
@@ -18,6 +19,13 @@ try {
   config = loadConfig(process.env);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
+  console.error(`gateway: ${error.message}`);
+  process.exit(1);
+}
+
+/** A Redis that does not answer stops start-up with one line naming REDIS_URL (exit 1). */
+function exitIfRedisUnavailable(error: unknown): never {
+  if (!(error instanceof RedisUnavailableError)) throw error;
   console.error(`gateway: ${error.message}`);
   process.exit(1);
 }
@@ -41,6 +49,8 @@ const reference = config.upstreamUrl
 const upstreamOrigin = config.upstreamUrl ?? reference!.url;
 
 if (config.workers > 1 && cluster.isPrimary) {
+  // Checked here too, once: workers that cannot start would otherwise be replaced forever.
+  if (config.redis) await (await SharedRedis.connect(config.redis).catch(exitIfRedisUnavailable)).close();
   // Workers are pointed at the upstream this process holds; the demo key goes with the embedded one.
   const demoKey = reference ? demoKeyFor(config.referenceDialect) : '';
   serveClusterMetrics();
@@ -65,7 +75,7 @@ async function serve(): Promise<void> {
     logger,
     graphiqlDemoKey,
     clusterWorker: cluster.isWorker,
-  });
+  }).catch(exitIfRedisUnavailable);
   const where = reference
     ? `the embedded reference upstream (${config.referenceDialect} dialect) at ${upstreamOrigin}; demo key ${demoKeyFor(config.referenceDialect)}`
     : upstreamOrigin;

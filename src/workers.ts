@@ -1,12 +1,15 @@
 // WORKERS > 1: this process supervises that many worker processes (node:cluster), each a whole
-// gateway listening on the shared port, so one gateway uses every core. Workers share nothing:
-// ids and cursors carry everything they need, and loaders live for one request. The embedded
-// reference upstream, when there is one, runs once, here.
+// gateway listening on the shared port, so one gateway uses every core. Queries share nothing:
+// ids and cursors carry everything they need, and loaders live for one request. What live work
+// shares goes through Redis when REDIS_URL is set; without it, a write's wake-up is passed on
+// here, to every other worker (shared-state/wake-relay.ts). The embedded reference upstream,
+// when there is one, runs once, here.
 //
 // SIGTERM or SIGINT: every worker drains its in-flight requests and exits (main.ts), then this
 // process exits 0. A worker that dies any other way is replaced.
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { isClusterWake } from './shared-state/wake-relay.ts';
 
 export interface SupervisorOptions {
   count: number;
@@ -21,6 +24,12 @@ export function superviseWorkers({ count, env, logger, close }: SupervisorOption
   let stopping = false;
   const fork = (): Worker => cluster.fork(env);
   for (let i = 0; i < count; i++) fork();
+
+  cluster.on('message', (from, message: unknown) => {
+    if (!isClusterWake(message)) return;
+    for (const worker of Object.values(cluster.workers ?? {}))
+      if (worker && worker !== from && worker.isConnected()) worker.send(message);
+  });
 
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {

@@ -54,6 +54,7 @@ describe('configuration from the environment', () => {
         UPSTREAM_URL: 'ftp://example.com',
         GRAPHIQL: 'yes',
         METRICS_TOKEN: 'short',
+        REDIS_URL: 'http://cache:6379',
         WORKERS: '1.5',
       });
     } catch (caught) {
@@ -64,8 +65,9 @@ describe('configuration from the environment', () => {
       'invalid configuration: ' +
         [
           'METRICS_TOKEN="short": use at least 16 characters',
+          'REDIS_URL="http://cache:6379": expected a URL starting redis:// or rediss://',
           'PORT="eighty": expected an integer',
-          'UPSTREAM_URL="ftp://example.com": expected an http or https URL',
+          'UPSTREAM_URL="ftp://example.com": expected a URL starting http:// or https://',
           'GRAPHIQL="yes": expected one of true, false, 1, 0',
           'MAX_DEPTH="0": expected an integer from 1 to 100',
           'WORKERS="1.5": expected an integer',

@@ -9,7 +9,7 @@ import { missingAuthorization } from '../errors/codes.ts';
 import { mayBeSameProject } from '../ids.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { type ActivityArgs, ActivityPoller, type PollerEvent } from './activity-poller.ts';
-import type { SubscriptionSlots } from './subscription-slots.ts';
+import type { Reservation, SubscriptionSlots } from './subscription-slots.ts';
 import type { WakeBus } from './wake-bus.ts';
 
 export interface ActivitySubscriptionsOptions {
@@ -36,13 +36,28 @@ export class ActivitySubscriptions {
     return this.pollers.size;
   }
 
-  subscribe(authorization: string | null, args: ActivityArgs): AsyncIterableIterator<PollerEvent> {
+  /** A promise only when the slot is counted in Redis (REDIS_URL). */
+  subscribe(
+    authorization: string | null,
+    args: ActivityArgs,
+  ): AsyncIterableIterator<PollerEvent> | Promise<AsyncIterableIterator<PollerEvent>> {
     if (!authorization) throw missingAuthorization();
     const key = hashKey(authorization);
-    this.options.slots.check(key);
+    const reservation = this.options.slots.reserve(key);
+    return reservation instanceof Promise
+      ? reservation.then((r) => this.stream(key, authorization, args, r))
+      : this.stream(key, authorization, args, reservation);
+  }
+
+  private stream(
+    key: KeyHash,
+    authorization: string,
+    args: ActivityArgs,
+    reservation: Reservation,
+  ): AsyncIterableIterator<PollerEvent> {
     // Counted from the first read of the stream to its end: a stream never read holds no place.
     return new Repeater<PollerEvent>(async (push, stop) => {
-      const release = this.options.slots.take(key);
+      const release = reservation.take();
       const id = `${key}\n${JSON.stringify(args)}`;
       const shared = this.pollerFor(id, key, authorization, args);
       const subscriber = (event: PollerEvent) => {

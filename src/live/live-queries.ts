@@ -18,6 +18,7 @@ import { missingAuthorization } from '../errors/codes.ts';
 import { type Resource, resourceOf } from '../upstream/paths.ts';
 import { mayChange } from './resources.ts';
 import type { LiveServices } from './services.ts';
+import type { Reservation } from './subscription-slots.ts';
 
 export function isLiveQuery(operation: OperationDefinitionNode | null | undefined): boolean {
   if (operation?.operation !== 'query') return false;
@@ -54,11 +55,24 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
   const { authorization } = context;
   if (!authorization) throw missingAuthorization();
   const key = hashKey(authorization);
-  live.slots.check(key);
+  const reservation = live.slots.reserve(key);
+  return reservation instanceof Promise
+    ? reservation.then((r) => liveStream(live, execute, args, context, r))
+    : liveStream(live, execute, args, context, reservation);
+}
+
+function liveStream(
+  live: LiveServices,
+  execute: Execute,
+  args: { contextValue?: unknown },
+  context: GatewayContext,
+  reservation: Reservation,
+) {
+  const key = hashKey(context.authorization!);
   const run = () => Promise.resolve(execute(args as never));
 
   return new Repeater(async (push, stop) => {
-    const release = live.slots.take(key);
+    const release = reservation.take();
     const stopClose = live.onClose(() => stop());
     let last = '';
     let read: Resource[] = [];

@@ -1,5 +1,6 @@
 // What subscriptions and live queries share in one gateway: the wake-up bus, the activity
 // pollers, and the live-query settings. app.ts makes one; the context hands it to resolvers.
+import type { SharedSlots } from '../shared-state/shared-slots.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { ActivitySubscriptions } from './activity-subscriptions.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
@@ -23,8 +24,13 @@ export class LiveServices {
   constructor(
     client: UpstreamClient,
     readonly settings: LiveSettings,
+    sharedSlots: SharedSlots | null = null,
   ) {
-    this.slots = new SubscriptionSlots(settings.maxSubscriptionsPerKey, settings.maxSubscriptions);
+    this.slots = new SubscriptionSlots(
+      settings.maxSubscriptionsPerKey,
+      settings.maxSubscriptions,
+      sharedSlots,
+    );
     this.activity = new ActivitySubscriptions({
       client,
       wake: this.wake,

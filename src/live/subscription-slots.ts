@@ -1,9 +1,16 @@
 // How many subscriptions and live queries may be open at once: MAX_SUBSCRIPTIONS_PER_KEY for
-// one key, MAX_SUBSCRIPTIONS in the process. Over either, the new one is refused with
-// QUERY_TOO_COMPLEX (measure `subscriptions`) before it makes any upstream call.
+// one key (across every process when they share a Redis: shared-state/shared-slots.ts),
+// MAX_SUBSCRIPTIONS in the process. Over either, the new one is refused with QUERY_TOO_COMPLEX
+// (measure `subscriptions`) before it makes any upstream call.
 
 import type { KeyHash } from '../caller-key.ts';
 import { tooComplex } from '../limits/too-complex.ts';
+import type { SharedSlots } from '../shared-state/shared-slots.ts';
+
+/** A slot reserved before its stream starts; `take` when the stream starts. */
+export interface Reservation {
+  take(): () => void;
+}
 
 export class SubscriptionSlots {
   private readonly perKey = new Map<KeyHash, number>();
@@ -12,6 +19,7 @@ export class SubscriptionSlots {
   constructor(
     private readonly maxPerKey: number,
     private readonly maxInProcess: number,
+    private readonly shared: SharedSlots | null = null,
   ) {}
 
   /** Slots taken now, all keys together. */
@@ -19,15 +27,40 @@ export class SubscriptionSlots {
     return this.total;
   }
 
-  /** Throws when no slot is free. */
-  check(key: KeyHash): void {
+  /**
+   * Throws when no slot is free. Synchronous without a shared count (as subscribing was before
+   * REDIS_URL): a promise only when Redis is asked.
+   */
+  reserve(key: KeyHash): Reservation | Promise<Reservation> {
+    this.checkHere(key);
+    if (!this.shared) return { take: () => this.takeHere(key) };
+    const shared = this.shared;
+    return shared.reserve(key).then((member) => {
+      if (member === false) throw tooComplex('subscriptions', this.maxPerKey + 1, this.maxPerKey);
+      // Checked again: other streams of this process may have started meanwhile.
+      this.checkHere(key);
+      return {
+        take: () => {
+          const release = this.takeHere(key);
+          if (member === null) return release;
+          shared.hold(key, member);
+          return () => {
+            release();
+            shared.release(key, member);
+          };
+        },
+      };
+    });
+  }
+
+  private checkHere(key: KeyHash): void {
     const mine = this.perKey.get(key) ?? 0;
     if (mine >= this.maxPerKey) throw tooComplex('subscriptions', mine + 1, this.maxPerKey);
     if (this.total >= this.maxInProcess) throw tooComplex('subscriptions', this.total + 1, this.maxInProcess);
   }
 
-  /** Takes a slot; the function returned gives it back (once). */
-  take(key: KeyHash): () => void {
+  /** Takes a slot here; the function returned gives it back (once). */
+  private takeHere(key: KeyHash): () => void {
     this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
     this.total++;
     let given = false;

@@ -6,7 +6,8 @@
 // - Not in safelist mode: an APQ id with its text runs the text once the hash is checked, and
 //   is remembered once the text has parsed and validated within the limits (a memory bounded in
 //   entries and bytes per process), so the client's next request needs only the id. A text that
-//   fails to parse is never stored: 1,000 such registrations took RSS to 3.4 GB.
+//   fails to parse is never stored: 1,000 such registrations took RSS to 3.4 GB. With REDIS_URL
+//   registrations are shared by every process and outlive restarts (shared-state/apq-store.ts).
 // - Safelist mode (PERSISTED_OPERATIONS_ONLY): only the manifest's documents run. Any other text
 //   is PERSISTED_QUERY_ONLY, and nothing is remembered. Either refusal is made before parsing,
 //   so it costs no upstream call.
@@ -18,6 +19,8 @@ import { type PersistedManifest, sha256 } from './manifest.ts';
 export interface PersistedOperationsOptions {
   manifest: PersistedManifest | null;
   only: boolean;
+  /** Registrations shared with other processes (REDIS_URL): asked when this process knows no text. */
+  shared?: { get(id: string): Promise<string | null>; set(id: string, text: string): void } | null;
 }
 
 /** APQ texts remembered per process when not in safelist mode: 1,000 texts, 16 MB at most. */
@@ -60,7 +63,7 @@ function withoutDocumentId(params: Params): GraphQLParams {
   return rest;
 }
 
-export function usePersistedOperations({ manifest, only }: PersistedOperationsOptions): Plugin {
+export function usePersistedOperations({ manifest, only, shared }: PersistedOperationsOptions): Plugin {
   const remembered = new BoundedCache<string>(REMEMBERED_LIMITS, stringBytes);
   /** APQ registrations waiting for their text to parse and validate. */
   const pending = new WeakMap<Request, { id: string; query: string }>();
@@ -73,14 +76,23 @@ export function usePersistedOperations({ manifest, only }: PersistedOperationsOp
       if (requested === null) {
         if (only && !(given.query && manifest?.holds(given.query))) throw onlyPersisted();
         if (given.documentId !== undefined) setParams(withoutDocumentId(given));
-        return;
+        return undefined;
       }
       const rest = withoutDocumentId(given);
       const { id, apq } = requested;
       const document = documentOf(id);
+      if (document === undefined && apq && !given.query && shared && !only) {
+        // Registered on another process (or before a restart): remembered here from now on. A
+        // promise only on this path: every other request stays synchronous.
+        return shared.get(id).then((text) => {
+          if (text === null || sha256(text) !== id) throw notFound(id);
+          remembered.set(id, text);
+          setParams({ ...rest, query: text });
+        });
+      }
       if (document !== undefined) {
         setParams({ ...rest, query: document });
-        return;
+        return undefined;
       }
       if (!given.query || only) throw notFound(id);
       if (apq) {
@@ -91,13 +103,16 @@ export function usePersistedOperations({ manifest, only }: PersistedOperationsOp
         pending.set(request, { id, query: given.query });
       }
       setParams(rest);
+      return undefined;
     },
     onValidate({ context }) {
       const request = (context as { request?: Request }).request;
       const registration = request && pending.get(request);
       if (!registration) return undefined;
       return ({ valid }) => {
-        if (valid) remembered.set(registration.id, registration.query);
+        if (!valid) return;
+        remembered.set(registration.id, registration.query);
+        shared?.set(registration.id, registration.query);
       };
     },
   };

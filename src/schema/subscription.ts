@@ -50,9 +50,9 @@ builder.subscriptionField('activityAdded', (t) =>
       itemId: t.arg.string({ description: 'Only entries about this item id (exact).' }),
       userId: t.arg.int({ description: 'Only entries by this user (integer id).' }),
     },
-    subscribe: (_root, args, ctx) => {
+    subscribe: async (_root, args, ctx) => {
       if (!ctx.live) throw codedError('BAD_USER_INPUT', 'Subscriptions are not served here.');
-      const events = ctx.live.activity.subscribe(ctx.authorization, {
+      const events = await ctx.live.activity.subscribe(ctx.authorization, {
         projectId: validateProjectId(args.projectId),
         scope: args.scope ?? null,
         itemId: args.itemId ?? null,

@@ -7,10 +7,13 @@
 // - always consumes the response body, so the socket goes back to the pool;
 // - is retried as retry.ts says (only GETs; writes are sent exactly once, and when one fails
 //   after it may have reached the upstream, the error says its outcome is unknown);
+// - counts against its key's upstream budget (key-budget.ts) before it is sent;
 // - is made by attempt.ts; this file is the loop around attempts and the client's lifetime.
+import { hashKey, type KeyHash } from '../caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { AttemptFailure, type AttemptSettings, attempt, stopped, USER_AGENT } from './attempt.ts';
 import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } from './call.ts';
+import type { KeyBudget } from './key-budget.ts';
 import { OldestFirstGate } from './oldest-first.ts';
 import { sleep } from './request-signal.ts';
 import { backoffMs, isRetryableMethod } from './retry.ts';
@@ -25,6 +28,8 @@ export interface UpstreamClientOptions {
   maxConnections: number;
   /** A larger answer is refused as malformed (UPSTREAM_UNAVAILABLE), as soon as it is seen. */
   maxResponseBytes: number;
+  /** Each key's upstream budget (key-budget.ts); null or off: none. */
+  budget?: KeyBudget | null;
 }
 
 export class UpstreamClient {
@@ -52,10 +57,18 @@ export class UpstreamClient {
   /** Calls for one round of a GraphQL request's work; its calls go before those of later ones. */
   forCaller(caller: CallerOptions): CallerUpstream {
     const order = this.callersBound++;
-    return { request: (call) => this.request(call, caller, order) };
+    // Hashed once per round, and only when a budget counts it.
+    let key: KeyHash | null = null;
+    const keyOf = () => (key ??= hashKey(caller.authorization!));
+    return { request: (call) => this.request(call, caller, order, keyOf) };
   }
 
-  private async request(call: UpstreamCall, caller: CallerOptions, order: number): Promise<UpstreamResponse> {
+  private async request(
+    call: UpstreamCall,
+    caller: CallerOptions,
+    order: number,
+    keyOf: () => KeyHash,
+  ): Promise<UpstreamResponse> {
     if (!caller.authorization) throw missingAuthorization();
     const before = stopped(caller);
     if (before) throw before;
@@ -69,6 +82,13 @@ export class UpstreamClient {
         caller.observer?.retrying(call, last.retryReason, backoff);
         await sleep(backoff, caller.signal);
         // A wait ends early when the request is aborted; what was learnt before it stands.
+        if (stopped(caller)) break;
+      }
+      const budget = this.options.budget;
+      if (budget && !budget.off) {
+        // Over the key's budget: wait for room within the deadline, or RATE_LIMITED unsent.
+        const admitted = budget.admit(keyOf(), caller.deadline, caller.signal);
+        if (admitted) await admitted;
         if (stopped(caller)) break;
       }
       const slot = this.gate.enter(order, caller.signal);
@@ -88,6 +108,10 @@ export class UpstreamClient {
       }
       if (!(outcome instanceof AttemptFailure)) return outcome;
       last = outcome;
+      // A 429 says the key is over PostHog's count: no call of it for its Retry-After, anywhere.
+      const retryAfter = Number(outcome.error.extensions?.retryAfter);
+      if (budget && outcome.error.extensions?.code === 'RATE_LIMITED' && retryAfter > 0)
+        budget.pause(keyOf(), retryAfter * 1000);
       if (!outcome.retryable) break;
     }
     throw last?.error ?? stopped(caller)!;

@@ -1,0 +1,54 @@
+// What processes share when REDIS_URL is set, connected in one step at start-up: the wake-ups of
+// writes, each key's upstream budget, APQ registrations and the per-key subscription cap (and,
+// without Redis but with WORKERS > 1, the wake-ups through the cluster's primary). Start-up fails,
+// naming REDIS_URL, when Redis does not answer.
+import cluster from 'node:cluster';
+import type { WakeBus } from '../live/wake-bus.ts';
+import type { KeyBudget } from '../upstream/key-budget.ts';
+import { SharedApqStore } from './apq-store.ts';
+import { type RedisSettings, SharedRedis } from './redis.ts';
+import { SharedBudget } from './shared-budget.ts';
+import { SharedSlots } from './shared-slots.ts';
+import { relayWakesThroughPrimary, relayWakesThroughRedis } from './wake-relay.ts';
+
+export interface SharedState {
+  redis: SharedRedis;
+  apq: SharedApqStore;
+  slots: SharedSlots;
+  close(): Promise<void>;
+}
+
+/** Connects to Redis (null: nothing to connect); throws naming REDIS_URL when it does not answer. */
+export async function connectSharedState(
+  settings: RedisSettings | null,
+  maxSubscriptionsPerKey: number,
+): Promise<SharedState | null> {
+  if (!settings) return null;
+  const redis = await SharedRedis.connect(settings);
+  const slots = new SharedSlots(redis, maxSubscriptionsPerKey);
+  return {
+    redis,
+    apq: new SharedApqStore(redis),
+    slots,
+    async close() {
+      slots.close();
+      await redis.close();
+    },
+  };
+}
+
+/** Wake-ups and the budget go through what there is to share them with. */
+export async function shareLiveWork(
+  shared: SharedState | null,
+  wake: WakeBus,
+  budget: KeyBudget,
+): Promise<void> {
+  if (!shared) {
+    if (cluster.isWorker) relayWakesThroughPrimary(wake);
+    return;
+  }
+  await relayWakesThroughRedis(wake, shared.redis);
+  const sharedBudget = new SharedBudget(shared.redis);
+  budget.shareThrough(sharedBudget);
+  await sharedBudget.listen(budget);
+}

@@ -1,0 +1,139 @@
+// The connection to Redis when REDIS_URL is set: one client for commands and one for pub/sub
+// (a subscribed connection takes no other command). Keys are prefixed (REDIS_KEY_PREFIX) and
+// hold hashes of keys, never a key; every key written has a TTL.
+//
+// Failure policy (docs/operating.md, Running more than one):
+// - unreachable at start: start-up fails with a message naming REDIS_URL (and no password);
+// - lost while running: commands fail at once (no offline queue, so no request waits on Redis),
+//   `healthy` is false and /ready answers 503 with the reason; ioredis reconnects on its own, and
+//   `onReconnect` listeners (the pub/sub channels) run once it is back.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+export interface RedisSettings {
+  url: string;
+  /** The URL without credentials, for messages. */
+  label: string;
+  keyPrefix: string;
+}
+
+/** How long start-up waits for Redis before it fails. */
+const CONNECT_TIMEOUT_MS = 3_000;
+/** Reconnection attempts are spaced up to this. */
+const MAX_RECONNECT_DELAY_MS = 1_000;
+/** Every PRESENCE_MS a process says it is alive; one silent for 3 of those is counted gone. */
+export const PRESENCE_MS = 2_000;
+
+export class RedisUnavailableError extends Error {
+  override name = 'RedisUnavailableError';
+}
+
+export class SharedRedis {
+  /** This process, among those sharing the Redis. */
+  readonly processId = randomUUID();
+  private readonly reconnectListeners = new Set<() => void>();
+  private lastReason = 'connecting';
+  private presenceTimer: NodeJS.Timeout | null = null;
+  /** Processes seen alive at the last presence beat (this one included); 1 until known. */
+  peers = 1;
+
+  private constructor(
+    readonly commands: Redis,
+    readonly subscriber: Redis,
+    readonly settings: RedisSettings,
+  ) {
+    let wasReady = true;
+    for (const client of [commands, subscriber]) {
+      client.on('error', (error: Error & { code?: string }) => {
+        this.lastReason = `Redis at ${settings.label} unreachable (${error.code ?? error.name})`;
+      });
+      client.on('close', () => {
+        wasReady = false;
+        if (!this.lastReason.startsWith('Redis'))
+          this.lastReason = `Redis at ${settings.label} closed the connection`;
+      });
+    }
+    commands.on('ready', () => {
+      if (wasReady) return;
+      wasReady = true;
+      for (const listener of this.reconnectListeners) listener();
+    });
+  }
+
+  /** Connects both clients; throws naming REDIS_URL when Redis does not answer in time. */
+  static async connect(settings: RedisSettings): Promise<SharedRedis> {
+    const make = () =>
+      new Redis(settings.url, {
+        lazyConnect: true,
+        keyPrefix: settings.keyPrefix,
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        retryStrategy: (times) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
+      });
+    const commands = make();
+    const subscriber = make();
+    try {
+      await Promise.all([commands.connect(), subscriber.connect()]);
+      await commands.ping();
+    } catch (error) {
+      commands.disconnect();
+      subscriber.disconnect();
+      const code = (error as { code?: string }).code ?? (error as Error).message;
+      throw new RedisUnavailableError(`REDIS_URL: Redis at ${settings.label} does not answer (${code})`);
+    }
+    const redis = new SharedRedis(commands, subscriber, settings);
+    redis.startPresence();
+    return redis;
+  }
+
+  /** Whether commands can be sent now. */
+  get healthy(): boolean {
+    return this.commands.status === 'ready' && this.subscriber.status === 'ready';
+  }
+
+  /** Why it is not healthy (for /ready). */
+  get reason(): string {
+    return this.healthy ? 'Redis answers' : this.lastReason;
+  }
+
+  /** Called each time the connection is back after a loss. */
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
+  }
+
+  /** A channel's full name (pub/sub takes no key prefix of its own). */
+  channel(name: string): string {
+    return `${this.settings.keyPrefix}${name}`;
+  }
+
+  /** Presence: how many processes share this Redis (what each one's fallback share is). */
+  private startPresence(): void {
+    const beat = async () => {
+      const now = Date.now();
+      try {
+        const [, , [, count]] = (await this.commands
+          .multi()
+          .zadd('processes', now, this.processId)
+          .zremrangebyscore('processes', '-inf', now - 3 * PRESENCE_MS)
+          .zcard('processes')
+          .pexpire('processes', 10 * PRESENCE_MS)
+          .exec()) as [unknown, unknown, [unknown, number]];
+        this.peers = Math.max(1, count);
+      } catch {
+        // Redis lost: keep the last count (the budget's fallback share).
+      }
+    };
+    void beat();
+    this.presenceTimer = setInterval(() => void beat(), PRESENCE_MS);
+    this.presenceTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.presenceTimer) clearInterval(this.presenceTimer);
+    await this.commands.zrem('processes', this.processId).catch(() => undefined);
+    this.commands.disconnect();
+    this.subscriber.disconnect();
+  }
+}

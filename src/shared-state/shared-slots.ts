@@ -1,0 +1,85 @@
+// MAX_SUBSCRIPTIONS_PER_KEY counted across every process through Redis: a key's open
+// subscriptions and live queries are the members of one sorted set (`slots:<key hash>`), each
+// scored with when it lapses. Its process renews the slots it holds every RENEW_MS; a process
+// that dies stops renewing, and its slots lapse within SLOT_TTL_MS. A slot is reserved atomically
+// (no two processes can both take the last one) before its stream starts; one whose stream never
+// starts is never renewed and lapses the same way.
+import { randomUUID } from 'node:crypto';
+import type { KeyHash } from '../caller-key.ts';
+import type { SharedRedis } from './redis.ts';
+
+export const SLOT_TTL_MS = 15_000;
+const RENEW_MS = 5_000;
+
+/** KEYS[1] the key's set; ARGV: now, lapses at, member, max, set TTL. 1 taken, 0 full. */
+const RESERVE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1`;
+
+export class SharedSlots {
+  /** Slots this process holds: renewed until released. */
+  private readonly held = new Map<string, KeyHash>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly redis: SharedRedis,
+    private readonly maxPerKey: number,
+  ) {
+    this.timer = setInterval(() => void this.renew(), RENEW_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * A slot of `key` reserved across processes: its member id, false when the key has none free,
+   * or null when Redis cannot say (lost: each process's own cap applies meanwhile).
+   */
+  async reserve(key: KeyHash): Promise<string | false | null> {
+    if (!this.redis.healthy) return null;
+    const member = randomUUID();
+    const now = Date.now();
+    try {
+      const taken = await this.redis.commands.eval(
+        RESERVE,
+        1,
+        `slots:${key}`,
+        now,
+        now + SLOT_TTL_MS,
+        member,
+        this.maxPerKey,
+        SLOT_TTL_MS * 2,
+      );
+      return taken === 1 ? member : false;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The stream of a reserved slot has started: renewed from now on. */
+  hold(key: KeyHash, member: string): void {
+    this.held.set(member, key);
+  }
+
+  release(key: KeyHash, member: string): void {
+    this.held.delete(member);
+    this.redis.commands.zrem(`slots:${key}`, member).catch(() => undefined);
+  }
+
+  private async renew(): Promise<void> {
+    if (this.held.size === 0 || !this.redis.healthy) return;
+    const lapses = Date.now() + SLOT_TTL_MS;
+    const batch = this.redis.commands.pipeline();
+    for (const [member, key] of this.held) {
+      batch.zadd(`slots:${key}`, lapses, member);
+      batch.pexpire(`slots:${key}`, SLOT_TTL_MS * 2);
+    }
+    await batch.exec().catch(() => undefined);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const [member, key] of this.held) this.release(key, member);
+  }
+}

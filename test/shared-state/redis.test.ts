@@ -1,0 +1,220 @@
+// Beyond one process, as a team runs it: one reference upstream, one Redis (a real redis-server),
+// three gateway processes A, B and C sharing it. From the upstream's request log and the clients'
+// streams: a write through A wakes subscriptions and @live queries on B and C at once (the poll
+// intervals here are an hour); an APQ hash registered on A runs on B, and on B after a restart;
+// the per-key cap holds across the processes; one key's upstream budget is one across them; a
+// 429's Retry-After on A pauses that key on B; Redis stopped mid-run makes /ready 503 while
+// queries go on, and started again brings everything back. Start-up without Redis fails naming
+// REDIS_URL.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/persisted-operations/manifest.ts';
+import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
+import { configId, type Harness } from '../harness.ts';
+import { subscribe } from '../live/clients.ts';
+import { freePort, type GatewayProcess, RedisServer, startGatewayProcess } from './processes.ts';
+
+const HOUR_MS = '3600000';
+const ACTIVITY = 'subscription { activityAdded(projectId: "1") { activity itemId } }';
+const LIVE = 'query @live { project(projectId: "1") { destinationConfig(databaseId: 7) { name } } }';
+const RENAME = `mutation($id: ID!, $name: String!) {
+  updateDestinationConfig(input: { id: $id, name: $name }) { destinationConfig { name } }
+}`;
+const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are inspected field by field.
+type Answer = { data?: any; errors?: any[] };
+
+async function gql(
+  gateway: GatewayProcess,
+  body: Record<string, unknown>,
+  key = 'phx_full',
+): Promise<Answer> {
+  const response = await fetch(gateway.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
+  return response.json() as Promise<Answer>;
+}
+
+/** What subscribe() needs of a harness: where the gateway listens. */
+const asHarness = (g: GatewayProcess) => ({ url: g.url, wsUrl: g.url.replace('http', 'ws') }) as Harness;
+
+describe('three gateway processes sharing one Redis', () => {
+  let upstream: ReferenceUpstream;
+  let redis: RedisServer;
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+  let c: GatewayProcess;
+  const env = () => ({
+    REDIS_URL: redis.url,
+    ACTIVITY_POLL_MS: HOUR_MS,
+    LIVE_QUERY_POLL_MS: HOUR_MS,
+    MAX_SUBSCRIPTIONS_PER_KEY: '3',
+    UPSTREAM_BUDGET_PER_MINUTE: '30',
+    UPSTREAM_BUDGET_PER_HOUR: '0',
+    REQUEST_DEADLINE_MS: '1500',
+  });
+  const callsOf = (key: string) => upstream.requests.filter((r) => r.authorization === `Bearer ${key}`);
+
+  beforeAll(async () => {
+    [upstream, redis] = await Promise.all([startReferenceUpstream({ dialect: 'spec' }), RedisServer.start()]);
+    [a, b, c] = await Promise.all([0, 1, 2].map(() => startGatewayProcess(upstream.url, env())));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([a, b, c].map((g) => g?.stop()));
+    await redis?.stop();
+    await upstream?.close();
+  });
+
+  it('a write through A wakes a subscription on B and a @live query on C at once', async () => {
+    const subscription = subscribe(asHarness(b), 'sse', 'phx_full', ACTIVITY);
+    const live = subscribe(asHarness(c), 'sse', 'phx_full', LIVE);
+    const first = await live.next();
+    expect(first.value.data.project.destinationConfig.name).toBeTypeOf('string');
+    // The subscription's first poll (its baseline) has been made once B has read the log.
+    for (let i = 0; i < 100 && !callsOf('phx_full').some((r) => r.path.endsWith('/activity_log/')); i++)
+      await settle(20);
+    const renamed = await gql(a, {
+      query: RENAME,
+      variables: { id: configId('1', 7), name: 'Renamed on A' },
+    });
+    expect(renamed.errors).toBeUndefined();
+    // Polls are an hour apart here: only A's wake-up, through Redis, can bring these.
+    const entry = await subscription.next();
+    expect(entry.value.data.activityAdded).toMatchObject({ activity: 'updated', itemId: '7' });
+    const pushed = await live.next();
+    expect(pushed.value.data.project.destinationConfig.name).toBe('Renamed on A');
+    for (const s of [subscription, live]) {
+      await s.return();
+      s.dispose();
+    }
+  });
+
+  it('an APQ hash registered on A runs on B, and on B after a restart', async () => {
+    const query = '{ project(projectId: "1") { name } }';
+    const apq = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
+    expect((await gql(b, { extensions: apq })).errors?.[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect((await gql(a, { query, extensions: apq })).data.project.name).toBeTypeOf('string');
+    expect((await gql(b, { extensions: apq })).data.project.name).toBeTypeOf('string');
+    await b.stop();
+    b = await startGatewayProcess(upstream.url, env());
+    expect((await gql(b, { extensions: apq })).data.project.name).toBeTypeOf('string');
+  }, 30_000);
+
+  it('holds MAX_SUBSCRIPTIONS_PER_KEY (3) across the processes', async () => {
+    const open = [a, b, c].map((g) => subscribe(asHarness(g), 'ws', 'phx_read', ACTIVITY));
+    // Each holds its slot once its first poll has been made.
+    for (
+      let i = 0;
+      i < 200 && callsOf('phx_read').filter((r) => r.path.endsWith('/activity_log/')).length < 3;
+      i++
+    )
+      await settle(20);
+    const fourth = subscribe(asHarness(a), 'ws', 'phx_read', ACTIVITY);
+    const refused = await fourth.next();
+    expect(refused.value.errors[0].extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      measure: 'subscriptions',
+    });
+    // Another key is not held back by it.
+    const other = subscribe(asHarness(a), 'ws', 'phx_plugin_rw', ACTIVITY);
+    for (const s of [...open, fourth, other]) {
+      await s.return();
+      s.dispose();
+    }
+  });
+
+  it('spends one key’s budget (30 a minute) once across the processes, refusing the rest unsent', async () => {
+    const key = 'phx_plugin_rw';
+    const before = callsOf(key).length;
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => gql([a, b, c][i % 3]!, { query: ONE_CONFIG }, key)),
+    );
+    const sent = callsOf(key).length - before;
+    const refused = answers.filter((r) => r.errors?.[0]?.extensions.code === 'RATE_LIMITED');
+    expect(sent).toBeLessThanOrEqual(30);
+    expect(sent).toBeGreaterThanOrEqual(20);
+    expect(refused.length).toBe(60 - sent);
+    expect(refused[0]!.errors![0].extensions).toMatchObject({ budget: true });
+  }, 30_000);
+
+  it('a 429 with Retry-After: 2 on A pauses that key on B and C for 2 s', async () => {
+    const key = 'phx_full';
+    await fetch(`${upstream.url}/__control/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        path: '/pipeline_destination_configs/3/',
+        times: 1,
+        action: {
+          kind: 'status',
+          status: 429,
+          headers: { 'retry-after': '2' },
+          body: { detail: 'slow down' },
+        },
+      }),
+    });
+    const limited = await gql(a, { query: ONE_CONFIG }, key);
+    expect(limited.errors?.[0].extensions.code).toBe('RATE_LIMITED');
+    await settle(100); // the pause's message crosses Redis
+    const before = callsOf(key).length;
+    for (const g of [b, c]) {
+      const paused = await gql(g, { query: ONE_CONFIG }, key);
+      expect(paused.errors?.[0].extensions.code).toBe('RATE_LIMITED');
+    }
+    expect(callsOf(key).length).toBe(before);
+    await settle(2_100);
+    expect((await gql(b, { query: ONE_CONFIG }, key)).data.project.destinationConfig.name).toBeTypeOf(
+      'string',
+    );
+  }, 30_000);
+
+  it('Redis stopped: /ready is 503 naming it, queries go on, APQ misses; started again: all back', async () => {
+    await redis.stop();
+    let ready: Response | undefined;
+    for (let i = 0; i < 100; i++) {
+      ready = await fetch(`${a.origin}/ready`);
+      if (ready.status === 503) break;
+      await settle(50);
+    }
+    expect(ready!.status).toBe(503);
+    expect(await ready!.text()).toContain('Redis');
+    expect((await gql(a, { query: ONE_CONFIG })).data.project.destinationConfig.name).toBeTypeOf('string');
+    const query = '{ project(projectId: "2") { name } }';
+    const apq = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
+    expect((await gql(c, { extensions: apq })).errors?.[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+
+    await redis.resume();
+    for (let i = 0; i < 200; i++) {
+      ready = await fetch(`${a.origin}/ready`);
+      if (ready.status === 200) break;
+      await settle(50);
+    }
+    expect(ready!.status).toBe(200);
+    // Shared again: a registration on A reaches C.
+    expect((await gql(a, { query, extensions: apq })).data.project.name).toBeTypeOf('string');
+    expect((await gql(c, { extensions: apq })).data.project.name).toBeTypeOf('string');
+  }, 30_000);
+});
+
+describe('start-up without its Redis', () => {
+  it('fails with one line naming REDIS_URL (and no password), exit 1', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH, PORT: '0', REDIS_URL: `redis://user:s3cret@127.0.0.1:${port}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(stderr).toContain(`REDIS_URL: Redis at redis://127.0.0.1:${port} does not answer`);
+    expect(stderr).not.toContain('s3cret');
+  }, 30_000);
+});
