@@ -62,7 +62,8 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   // First, so that a Redis that does not answer stops start-up before anything listens.
   const shared = await connectSharedState(config.redis, config.live.maxSubscriptionsPerKey);
-  const budget = new KeyBudget(config.budget);
+  // Workers without a Redis to count together each keep to their share of a key's budget.
+  const budget = new KeyBudget(config.budget, options.clusterWorker && !config.redis ? config.workers : 1);
   const client = createUpstreamClient(config, options.upstreamOrigin, budget);
   const readiness = new Readiness(client, shared?.redis ?? null);
   const tracing = await loadTracing(config);

@@ -7,7 +7,8 @@
 // processes count together without a Redis round trip per call: a process takes permits in
 // slices (about a second's worth of the budget), spends them locally, and gives back what it has
 // not spent when the slice lapses (SLICE_MS). A pause reaches every process. Redis lost: each
-// process falls back to counting alone with its share of the budget (÷ the processes last seen).
+// process falls back to counting alone with its share of the budget (÷ the processes last seen);
+// the workers of WORKERS > 1 without Redis each keep to their share (÷ WORKERS) from the start.
 import type { KeyHash } from '../caller-key.ts';
 import { codedError } from '../errors/codes.ts';
 import { type RequestSignal, sleep } from './request-signal.ts';
@@ -60,8 +61,13 @@ export class KeyBudget {
   /** About a second's worth of the tighter limit. */
   private readonly sliceSize: number;
 
+  /**
+   * `processes`: how many processes share the budget without a Redis to count it together (the
+   * workers of WORKERS > 1): each then keeps to its share.
+   */
   constructor(
     private readonly limits: BudgetLimits,
+    private readonly processes = 1,
     private source: SliceSource | null = null,
   ) {
     const perSecond = Math.min(limits.perMinute / 60 || Infinity, limits.perHour / 3600 || Infinity);
@@ -124,7 +130,7 @@ export class KeyBudget {
     signal: RequestSignal,
   ): null | Promise<void> {
     const now = Date.now();
-    const share = this.source?.peers ?? 1;
+    const share = this.source?.peers ?? this.processes;
     const { perMinute, perHour } = this.limits;
     const full = (window: SlidingWindow, limit: number) =>
       limit > 0 && window.count(now) >= Math.max(1, Math.floor(limit / share));

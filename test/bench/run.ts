@@ -4,9 +4,10 @@
 // same resolvers, and GraphQL Mesh over an OpenAPI description of the upstream (both installed on
 // first use under test/bench/rivals/, apart from the gateway's dependencies), under the same load,
 // against the same reference upstream: in the spec dialect, and in today's PostHog's
-// (posthog-2026) for the scenarios that need hog functions. Each contender (those; the gateway as `npm start` runs
-// it, traced, with 2 workers; the gateway and bare yoga both again with a larger young
-// generation) runs in its own process; this one is the load generator (autocannon).
+// (posthog-2026) for the scenarios that need hog functions. Each contender (those; the gateway as
+// `npm start` runs it, traced, with 2 workers, sharing state through a Redis with 1, 2 and 4
+// workers behind its port; the gateway and bare yoga both again with a larger young generation)
+// runs in its own process; this one is the load generator (autocannon).
 //
 // Per scenario and contender: req/s, p50/p99 latency, CPU µs per operation (user + system time
 // of the contender's process from /proc/<pid>/stat around the timed window, over the operations
@@ -14,12 +15,12 @@
 // way, and upstream calls per operation (the reference
 // upstream's request log). A measurement, not a test: nothing here asserts. Prints a markdown
 // table; writes the figures as JSON under bench-results/ (git-ignored).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONNECTIONS, check, control, type Figures, measure, runningIn } from './measure.ts';
-import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
+import { type Process, ROOT, rssBytes, spawned, start, stopProcesses } from './processes.ts';
 import { type BenchDialect, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -64,10 +65,57 @@ interface Idle {
 }
 
 /**
+ * The gateway's own settings in the bench: a per-key upstream budget far above the load, so its
+ * counting is measured without ever refusing a call (PostHog's 480 a minute would refuse most).
+ */
+const GATEWAY_ENV = {
+  GRAPHIQL: 'false',
+  UPSTREAM_BUDGET_PER_MINUTE: '1000000',
+  UPSTREAM_BUDGET_PER_HOUR: '10000000',
+};
+
+/** A Redis for the gateways that share state (REDIS_URL), when Debian's redis-server is here. */
+async function startRedis(): Promise<string | null> {
+  try {
+    execFileSync('redis-server', ['--version']);
+  } catch {
+    console.log('redis-server not found: the REDIS_URL contenders sit out');
+    return null;
+  }
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  spawned.push(child);
+  await new Promise<void>((resolve) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (String(chunk).includes('Ready to accept connections')) resolve();
+    });
+  });
+  return `redis://127.0.0.1:${port}`;
+}
+
+/** The gateway sharing state through Redis: one process, and 1, 2 and 4 workers behind one port. */
+async function startRedisContenders(env: Record<string, string>, redisUrl: string | null) {
+  if (!redisUrl) return [];
+  const shared = { ...env, ...GATEWAY_ENV, REDIS_URL: redisUrl };
+  const gatewayUrl = /GraphiQL at (http:\/\/[^\s,]+)/;
+  return [
+    await start('gateway, REDIS_URL', ['dist/main.js'], shared, gatewayUrl),
+    await start('gateway, REDIS_URL, 2 workers', ['dist/main.js'], { ...shared, WORKERS: '2' }, gatewayUrl),
+    await start('gateway, REDIS_URL, 4 workers', ['dist/main.js'], { ...shared, WORKERS: '4' }, gatewayUrl),
+  ];
+}
+
+/**
  * Every contender, in front of the upstream `env` names, one after another; Mesh only when it has
  * a scenario to run.
  */
-async function startContenders(env: Record<string, string>, withMesh: boolean): Promise<Process[]> {
+async function startContenders(
+  env: Record<string, string>,
+  withMesh: boolean,
+  redisUrl: string | null,
+): Promise<Process[]> {
   // Where the traced gateway exports its spans: a sink that reads and drops them.
   const otlpSink = createServer((req, res) => {
     req.resume();
@@ -99,27 +147,28 @@ async function startContenders(env: Record<string, string>, withMesh: boolean): 
         ]
       : []),
     // As `npm start` runs it: metrics on (the default), tracing off.
-    await start('gateway', ['dist/main.js'], { ...env, GRAPHIQL: 'false' }, /GraphiQL at (http:\/\/[^\s,]+)/),
+    await start('gateway', ['dist/main.js'], { ...env, ...GATEWAY_ENV }, /GraphiQL at (http:\/\/[^\s,]+)/),
     await start(
       GATEWAY_LARGER_YOUNG,
       [LARGER_YOUNG_GENERATION, 'dist/main.js'],
-      { ...env, GRAPHIQL: 'false' },
+      { ...env, ...GATEWAY_ENV },
       /GraphiQL at (http:\/\/[^\s,]+)/,
     ),
     // What tracing costs: every operation and upstream attempt a span, exported over OTLP/HTTP.
     await start(
       'gateway, traced',
       ['dist/main.js'],
-      { ...env, GRAPHIQL: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint },
+      { ...env, ...GATEWAY_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint },
       /GraphiQL at (http:\/\/[^\s,]+)/,
     ),
     // Its CPU and RSS are those of the supervisor and both workers together.
     await start(
       'gateway, 2 workers',
       ['dist/main.js'],
-      { ...env, GRAPHIQL: 'false', WORKERS: '2' },
+      { ...env, ...GATEWAY_ENV, WORKERS: '2' },
       /GraphiQL at (http:\/\/[^\s,]+)/,
     ),
+    ...(await startRedisContenders(env, redisUrl)),
   ];
 }
 
@@ -206,6 +255,7 @@ async function main() {
   if (RIVALS) installRivals();
   const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
   const dialectOf = (s: Scenario): BenchDialect => s.dialect ?? 'spec';
+  const redisUrl = await startRedis();
   const results: Result[] = [];
   let idle: Record<string, Idle> | undefined;
   for (const dialect of new Set(scenarios.map(dialectOf))) {
@@ -217,7 +267,7 @@ async function main() {
       /listening on (http:\/\/\S+)/,
     );
     const withMesh = RIVALS && group.some((s) => s.meshQuery !== undefined);
-    const contenders = await startContenders({ UPSTREAM_URL: upstream.url }, withMesh);
+    const contenders = await startContenders({ UPSTREAM_URL: upstream.url }, withMesh, redisUrl);
     // Start-up and idle memory are the same whatever the dialect: taken once.
     idle ??= await measureIdle(contenders, group[0]!, upstream.url);
     results.push(...(await measureScenarios(group, contenders, upstream.url)));
