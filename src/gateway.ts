@@ -70,7 +70,7 @@ export async function startGateway(
   const live = new LiveServices(
     client,
     { ...config.live, requestDeadlineMs: config.requestDeadlineMs },
-    shared?.slots ?? null,
+    shared,
   );
   await shareLiveWork(shared, live.wake, budget);
   const gateway = createGateway(config, {

@@ -18,6 +18,22 @@ const SEEN_MAX = 2_000;
 
 type Page = CursorPage<ActivityEntryRecord>;
 export type ReadPage = (cursor: string | null, follow: boolean) => Promise<Page>;
+/** The newest ids a position keeps: more than a page, which is all a newest-first poll compares. */
+const POSITION_SEEN = 200;
+
+/**
+ * Where a poller stands, as processes sharing one poller pass it on (shared-state/
+ * shared-polling.ts): enough to go on reading without a new baseline and without repeating an
+ * entry. JSON.
+ */
+export interface NewsPosition {
+  seen: string[];
+  baseline: number | null;
+  baselined: boolean;
+  mode: 'unknown' | 'follow' | 'newest-first';
+  followCursor: string | null;
+}
+
 /** What one poll found: the news, oldest first, and whether older news was left out. */
 export interface News {
   fresh: ActivityEntryRecord[];
@@ -36,13 +52,31 @@ export class ActivityNews {
   /** Following: the upstream's cursor after the last entry read. */
   private followCursor: string | null = null;
 
-  get started(): boolean {
-    return this.baseline !== null;
-  }
-
   /** The first subscriber came: entries made from now on are news even in the first poll. */
   start(): void {
     this.baseline = Date.now() - 1_000;
+  }
+
+  /** Where this stands now. */
+  position(): NewsPosition {
+    const seen = [...this.seen];
+    return {
+      seen: seen.slice(Math.max(0, seen.length - POSITION_SEEN)),
+      baseline: this.baseline,
+      baselined: this.baselined,
+      mode: this.mode,
+      followCursor: this.followCursor,
+    };
+  }
+
+  /** Goes on from `position` (another process's, or this one's before a read that was not delivered). */
+  resume(position: NewsPosition): void {
+    this.seen.clear();
+    for (const id of position.seen) this.seen.add(id);
+    this.baseline = position.baseline ?? Date.now() - 1_000;
+    this.baselined = position.baselined;
+    this.mode = position.mode;
+    this.followCursor = position.followCursor;
   }
 
   /**

@@ -10,6 +10,10 @@
 // - 401/403: every subscriber's stream ends with the coded error.
 // - Any other failure is reported to the subscribers as an event with that error (the stream
 //   goes on), and polling backs off exponentially up to MAX_BACKOFF_MS.
+// - Processes sharing a Redis share the poller (shared-state/shared-polling.ts): only the one
+//   holding its lease reads the upstream, and what it finds reaches every process's subscribers as
+//   one numbered message with the position it leaves the poller at. While Redis is lost nobody
+//   polls; the streams stay open and go on from the kept position when it is back.
 import type { GraphQLError } from 'graphql';
 import { codedError } from '../errors/codes.ts';
 import { createLoaders } from '../loaders/index.ts';
@@ -17,6 +21,7 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import type { ActivityEntryRecord } from '../upstream/records.ts';
 import { RequestSignal } from '../upstream/request-signal.ts';
 import { ActivityNews, MAX_CATCH_UP_PAGES, type News } from './activity-news.ts';
+import { PollSharing, type Share } from './poll-sharing.ts';
 
 export interface ActivityArgs {
   projectId: string;
@@ -38,6 +43,8 @@ export interface PollerOptions {
   pollMs: number;
   /** The deadline of one poll, retries and a fitting Retry-After included. */
   pollDeadlineMs: number;
+  /** Shared with other processes: links this poller to its lease, position and channel. */
+  share?: Share;
 }
 
 const MAX_BACKOFF_MS = 60_000;
@@ -52,23 +59,47 @@ const ENDING_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
 /** A subscriber: told of each event; what it returns settles when the event has been taken. */
 export type Subscriber = (event: PollerEvent) => Promise<unknown>;
 
+/** What one read of the upstream gives the subscribers, and when to read again. */
+interface Reading {
+  events: PollerEvent[];
+  nextMs: number;
+  /** A full page was read: read the next once these are taken. */
+  more: boolean;
+  /** The key is refused: the streams end. */
+  ends: boolean;
+}
+
 export class ActivityPoller {
   private readonly subscribers = new Set<Subscriber>();
   /** What of the log is news (what was seen, how the upstream is read). */
   private readonly news = new ActivityNews();
   private timer: NodeJS.Timeout | null = null;
+  private begun = false;
   private running = false;
   private wakeRequested = false;
   private stopped = false;
   private failures = 0;
   private readonly signal = new RequestSignal();
+  /** Its share in one polling across processes (REDIS_URL); null: it polls alone. */
+  private readonly sharing: PollSharing | null;
 
-  constructor(private readonly options: PollerOptions) {}
+  constructor(private readonly options: PollerOptions) {
+    this.sharing = options.share
+      ? new PollSharing(
+          options.share,
+          this.news,
+          (events) => (this.stopped ? Promise.resolve() : this.emitAll(events)),
+          Math.max(1_000, 3 * options.pollMs),
+        )
+      : null;
+  }
 
   add(subscriber: Subscriber): void {
     this.subscribers.add(subscriber);
-    if (!this.news.started) {
-      this.news.start();
+    if (!this.begun) {
+      this.begun = true;
+      // Alone, the baseline is now; shared, it is the position the lease comes with.
+      if (!this.sharing) this.news.start();
       this.schedule(0);
     }
   }
@@ -89,9 +120,11 @@ export class ActivityPoller {
   }
 
   stop(): void {
+    if (this.stopped) return;
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.signal.abort(new Error('poller stopped'));
+    this.sharing?.close();
   }
 
   private schedule(ms: number): void {
@@ -106,49 +139,75 @@ export class ActivityPoller {
     return Promise.all([...this.subscribers].map((subscriber) => subscriber(event)));
   }
 
+  /** Emits each event in order; settles when the last entry has been taken. */
+  private emitAll(events: PollerEvent[]): Promise<unknown> {
+    let taken: Promise<unknown> = Promise.resolve();
+    for (const event of events) {
+      const emitted = this.emit(event);
+      if (event.kind === 'entry') taken = emitted;
+    }
+    if (events.some((event) => event.kind === 'end')) this.stop();
+    return taken;
+  }
+
   private async poll(): Promise<void> {
     this.timer = null;
     this.running = true;
-    let nextMs = this.options.pollMs;
+    let nextMs: number | null;
     try {
-      const { fresh, leftOut, more } = await this.readNews();
-      this.failures = 0;
-      if (leftOut) void this.emit({ kind: 'error', error: catchUpExceeded() });
-      let taken: Promise<unknown> = Promise.resolve();
-      for (const entry of fresh) taken = this.emit({ kind: 'entry', entry });
-      if (more) {
-        // The rest of a burst is read once this page is taken (or the poll's deadline passes), so
-        // a subscriber's backlog stays within a page whatever the burst.
-        await Promise.race([
-          taken,
-          new Promise((resolve) => setTimeout(resolve, this.options.pollDeadlineMs)),
-        ]);
-        nextMs = 0;
-      }
-    } catch (error) {
-      if (this.stopped) return;
-      const coded = error as GraphQLError;
-      const code = String(coded.extensions?.code ?? '');
-      if (ENDING_CODES.has(code)) {
-        void this.emit({ kind: 'end', error: coded });
-        this.stop();
-        return;
-      }
-      void this.emit({ kind: 'error', error: coded });
-      this.failures++;
-      const retryAfter = Number(coded.extensions?.retryAfter);
-      nextMs =
-        code === 'RATE_LIMITED' && retryAfter > 0
-          ? retryAfter * 1000
-          : Math.min(MAX_BACKOFF_MS, this.options.pollMs * 2 ** this.failures);
+      nextMs = await this.pollOnce();
     } finally {
       this.running = false;
     }
+    if (nextMs === null || this.stopped) return;
     if (this.wakeRequested) {
       this.wakeRequested = false;
-      nextMs = Math.min(nextMs, 0);
+      nextMs = 0;
     }
     this.schedule(nextMs);
+  }
+
+  /** One poll, its events delivered: the wait before the next, or null when the poller ends. */
+  private async pollOnce(): Promise<number | null> {
+    const { sharing } = this;
+    // Shared: only the process holding the lease reads the upstream.
+    if (sharing && !(await sharing.mayPoll())) return this.options.pollMs;
+    const before = sharing ? this.news.position() : null;
+    const reading = sharing ? await sharing.renewWhile(this.readEvents()) : await this.readEvents();
+    if (this.stopped) return null;
+    const taken = sharing ? await sharing.publish(reading.events, before!) : this.emitAll(reading.events);
+    // Not published (Redis lost): read again from the same position once it is back.
+    if (taken === null) return this.options.pollMs;
+    if (reading.ends) return null;
+    if (reading.more) {
+      // The rest of a burst is read once this page is taken (or the poll's deadline passes), so
+      // a subscriber's backlog stays within a page whatever the burst.
+      await Promise.race([taken, new Promise((resolve) => setTimeout(resolve, this.options.pollDeadlineMs))]);
+    }
+    return reading.nextMs;
+  }
+
+  /** The upstream read once: the events for the subscribers, and when to read again. */
+  private async readEvents(): Promise<Reading> {
+    try {
+      const { fresh, leftOut, more } = await this.readNews();
+      this.failures = 0;
+      const events: PollerEvent[] = leftOut ? [{ kind: 'error', error: catchUpExceeded() }] : [];
+      for (const entry of fresh) events.push({ kind: 'entry', entry });
+      return { events, nextMs: more ? 0 : this.options.pollMs, more: more === true, ends: false };
+    } catch (error) {
+      const coded = error as GraphQLError;
+      const code = String(coded.extensions?.code ?? '');
+      if (ENDING_CODES.has(code))
+        return { events: [{ kind: 'end', error: coded }], nextMs: 0, more: false, ends: true };
+      this.failures++;
+      const retryAfter = Number(coded.extensions?.retryAfter);
+      const nextMs =
+        code === 'RATE_LIMITED' && retryAfter > 0
+          ? retryAfter * 1000
+          : Math.min(MAX_BACKOFF_MS, this.options.pollMs * 2 ** this.failures);
+      return { events: [{ kind: 'error', error: coded }], nextMs, more: false, ends: false };
+    }
   }
 
   /** One poll's news, read with this poller's key and deadline. */

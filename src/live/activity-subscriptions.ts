@@ -1,12 +1,13 @@
 // Subscription.activityAdded: one ActivityPoller per (hash of key, project, filters) in this
 // process, shared by that key's subscribers with those arguments, stopped when the last leaves,
-// never shared across keys. Caps: MAX_SUBSCRIPTIONS_PER_KEY per key, MAX_SUBSCRIPTIONS in all.
+// never shared across keys (and, sharing a Redis, one polling across the processes). Caps: MAX_SUBSCRIPTIONS_PER_KEY per key, MAX_SUBSCRIPTIONS in all.
 // Each subscriber gets its own async iterator; ending it (the client leaves, shutdown) releases
 // its place and, with the last subscriber, the poller.
 import { Repeater } from 'graphql-yoga';
 import { hashKey, type KeyHash } from '../caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { mayBeSameProject } from '../ids.ts';
+import type { SharedPolling } from '../shared-state/shared-polling.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { type ActivityArgs, ActivityPoller, type PollerEvent } from './activity-poller.ts';
 import type { Reservation, SubscriptionSlots } from './subscription-slots.ts';
@@ -18,6 +19,8 @@ export interface ActivitySubscriptionsOptions {
   pollMs: number;
   pollDeadlineMs: number;
   slots: SubscriptionSlots;
+  /** One poller per key and arguments across the processes sharing a Redis. */
+  polling?: SharedPolling | null;
 }
 
 interface SharedPoller {
@@ -88,6 +91,7 @@ export class ActivitySubscriptions {
         args,
         pollMs: this.options.pollMs,
         pollDeadlineMs: this.options.pollDeadlineMs,
+        share: this.options.polling ? (receive) => this.options.polling!.link(key, args, receive) : undefined,
       });
       // Every write is logged in its project's activity.
       const stopWake = this.options.wake.listen(key, (written) => {

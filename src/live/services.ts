@@ -1,5 +1,6 @@
 // What subscriptions and live queries share in one gateway: the wake-up bus, the activity
 // pollers, and the live-query settings. app.ts makes one; the context hands it to resolvers.
+import type { SharedPolling } from '../shared-state/shared-polling.ts';
 import type { SharedSlots } from '../shared-state/shared-slots.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { ActivitySubscriptions } from './activity-subscriptions.ts';
@@ -24,12 +25,13 @@ export class LiveServices {
   constructor(
     client: UpstreamClient,
     readonly settings: LiveSettings,
-    sharedSlots: SharedSlots | null = null,
+    /** What is shared with other processes (REDIS_URL): the per-key slots, one poller per key. */
+    shared: { slots: SharedSlots; polling: SharedPolling } | null = null,
   ) {
     this.slots = new SubscriptionSlots(
       settings.maxSubscriptionsPerKey,
       settings.maxSubscriptions,
-      sharedSlots,
+      shared?.slots ?? null,
     );
     this.activity = new ActivitySubscriptions({
       client,
@@ -37,6 +39,7 @@ export class LiveServices {
       pollMs: settings.activityPollMs,
       pollDeadlineMs: settings.requestDeadlineMs,
       slots: this.slots,
+      polling: shared?.polling ?? null,
     });
   }
 

@@ -1,5 +1,6 @@
 // What processes share when REDIS_URL is set, connected in one step at start-up: the wake-ups of
-// writes, each key's upstream budget, APQ registrations and the per-key subscription cap (and,
+// writes, each key's upstream budget, APQ registrations, the per-key subscription cap and one
+// activity poller per key and arguments (and,
 // without Redis but with WORKERS > 1, the wake-ups through the cluster's primary). Start-up fails,
 // naming REDIS_URL, when Redis does not answer.
 import cluster from 'node:cluster';
@@ -8,6 +9,7 @@ import type { KeyBudget } from '../upstream/key-budget.ts';
 import { SharedApqStore } from './apq-store.ts';
 import { type RedisSettings, SharedRedis } from './redis.ts';
 import { SharedBudget } from './shared-budget.ts';
+import { SharedPolling } from './shared-polling.ts';
 import { SharedSlots } from './shared-slots.ts';
 import { relayWakesThroughPrimary, relayWakesThroughRedis } from './wake-relay.ts';
 
@@ -15,6 +17,7 @@ export interface SharedState {
   redis: SharedRedis;
   apq: SharedApqStore;
   slots: SharedSlots;
+  polling: SharedPolling;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,7 @@ export async function connectSharedState(
     redis,
     apq: new SharedApqStore(redis),
     slots,
+    polling: new SharedPolling(redis),
     async close() {
       slots.close();
       await redis.close();

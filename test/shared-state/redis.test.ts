@@ -8,7 +8,9 @@
 // REDIS_URL.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '../../src/caller-key.ts';
 import { sha256 } from '../../src/persisted-operations/manifest.ts';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { configId, type Harness } from '../harness.ts';
@@ -107,13 +109,12 @@ describe('three gateway processes sharing one Redis', () => {
 
   it('holds MAX_SUBSCRIPTIONS_PER_KEY (3) across the processes', async () => {
     const open = [a, b, c].map((g) => subscribe(asHarness(g), 'ws', 'phx_read', ACTIVITY));
-    // Each holds its slot once its first poll has been made.
-    for (
-      let i = 0;
-      i < 200 && callsOf('phx_read').filter((r) => r.path.endsWith('/activity_log/')).length < 3;
-      i++
-    )
-      await settle(20);
+    // Each holds its slot in Redis once its stream has started.
+    const slots = new Redis(redis.url);
+    const held = () => slots.zcard(`gateway:slots:${hashKey('Bearer phx_read')}`);
+    for (let i = 0; i < 200 && (await held()) < 3; i++) await settle(20);
+    expect(await held()).toBe(3);
+    slots.disconnect();
     const fourth = subscribe(asHarness(a), 'ws', 'phx_read', ACTIVITY);
     const refused = await fourth.next();
     expect(refused.value.errors[0].extensions).toMatchObject({

@@ -1,0 +1,139 @@
+// One activity poller per (key hash, project, filters) across every process sharing a Redis. Each
+// process with subscribers of a poller keeps an ActivityPoller (live/activity-poller.ts), but only
+// the one holding the poller's lease reads the upstream:
+// - the lease (`lease:<poller>`) is taken or renewed at each poll (and during a long one) and
+//   lapses after leaseMs; a holder that dies stops renewing, and another process with
+//   subscribers takes it over at its next poll after that (so within leaseMs + one interval);
+// - what a poll found goes out on the poller's channel (`activity:<poller>`) as one message,
+//   numbered, with the position it leaves the poller at, in the same MULTI as the position is
+//   stored (`position:<poller>`): either both happen or neither, so a holder that dies between
+//   two polls loses nothing and the next one repeats nothing;
+// - every process (the holder too) hands a message's events to its own subscribers, in order,
+//   each message once (by its number), and keeps its position: a process that takes over goes
+//   on from the newest position it knows, from Redis or from the messages it has read.
+// A poller's id is a hash of the key's hash and the arguments: no key is kept or sent. Positions
+// are kept POSITION_TTL_S after the last poll.
+import { createHash } from 'node:crypto';
+import type { KeyHash } from '../caller-key.ts';
+import type { NewsPosition } from '../live/activity-news.ts';
+import type { ActivityEntryRecord } from '../upstream/records.ts';
+import type { SharedRedis } from './redis.ts';
+
+const POSITION_TTL_S = 600;
+
+/** An event as it crosses Redis: an entry, or an error's message and extensions. */
+export type WireEvent =
+  | { kind: 'entry'; entry: ActivityEntryRecord }
+  | { kind: 'error' | 'end'; message: string; extensions: Record<string, unknown> };
+
+export interface PollerMessage {
+  /** 1, 2, …: each message is delivered once, in this order. */
+  seq: number;
+  position: NewsPosition;
+  events: WireEvent[];
+}
+
+export interface KeptPosition {
+  seq: number;
+  position: NewsPosition;
+}
+
+/** KEYS[1] the lease; ARGV: this process, lease ms. 1: held by this process now. */
+const HOLD = `
+local holder = redis.call('GET', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0`;
+
+/** KEYS[1] the lease; ARGV[1] this process. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+/** One poller's lease, position and channel. */
+export class PollerLink {
+  constructor(
+    private readonly redis: SharedRedis,
+    private readonly id: string,
+    private readonly channel: string,
+    private readonly onClose: () => Promise<void>,
+  ) {}
+
+  /** Takes or renews the lease; false when another process holds it or Redis cannot say. */
+  async hold(leaseMs: number): Promise<boolean> {
+    if (!this.redis.healthy) return false;
+    try {
+      return (
+        (await this.redis.commands.eval(HOLD, 1, `lease:${this.id}`, this.redis.processId, leaseMs)) === 1
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  /** The position stored with the last message, if Redis still has it. */
+  async kept(): Promise<KeptPosition | null> {
+    const text = await this.redis.commands.get(`position:${this.id}`).catch(() => null);
+    return text ? (JSON.parse(text) as KeptPosition) : null;
+  }
+
+  /** Stores the position and publishes the message, both or neither; throws when Redis fails. */
+  async publish(message: PollerMessage): Promise<void> {
+    const kept: KeptPosition = { seq: message.seq, position: message.position };
+    const results = await this.redis.commands
+      .multi()
+      .set(`position:${this.id}`, JSON.stringify(kept), 'EX', POSITION_TTL_S)
+      .publish(this.channel, JSON.stringify(message))
+      .exec();
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw failed?.[0] ?? new Error('Redis did not run the transaction');
+  }
+
+  /** The last subscriber here left: the lease goes (if held here) and the channel is left. */
+  async close(): Promise<void> {
+    await this.redis.commands
+      .eval(RELEASE, 1, `lease:${this.id}`, this.redis.processId)
+      .catch(() => undefined);
+    await this.onClose();
+  }
+}
+
+export class SharedPolling {
+  private readonly handlers = new Map<string, (message: PollerMessage) => void>();
+
+  constructor(private readonly redis: SharedRedis) {
+    // Back after a loss: ioredis subscribes again to what it had; this adds what failed meanwhile.
+    redis.subscriber.on('ready', () => {
+      const channels = [...this.handlers.keys()];
+      if (channels.length > 0) redis.subscriber.subscribe(...channels).catch(() => undefined);
+    });
+    redis.subscriber.on('message', (channel: string, text: string) => {
+      const handler = this.handlers.get(channel);
+      if (!handler) return;
+      try {
+        handler(JSON.parse(text) as PollerMessage);
+      } catch {
+        // a message that is not a poller's
+      }
+    });
+  }
+
+  /** The link of the poller of `key` with `args`; its messages go to `onMessage` from now on. */
+  async link(key: KeyHash, args: unknown, onMessage: (message: PollerMessage) => void): Promise<PollerLink> {
+    const id = createHash('sha256')
+      .update(`${key}\n${JSON.stringify(args)}`)
+      .digest('hex');
+    const channel = this.redis.channel(`activity:${id}`);
+    this.handlers.set(channel, onMessage);
+    // Redis lost: subscribed again when it is back (the 'ready' listener).
+    await this.redis.subscriber.subscribe(channel).catch(() => undefined);
+    return new PollerLink(this.redis, id, channel, async () => {
+      // A poller of the same id made since (a subscriber came back) keeps the channel.
+      if (this.handlers.get(channel) !== onMessage) return;
+      this.handlers.delete(channel);
+      await this.redis.subscriber.unsubscribe(channel).catch(() => undefined);
+    });
+  }
+}
