@@ -174,6 +174,28 @@ describe('three gateway processes sharing one Redis', () => {
     );
   }, 30_000);
 
+  it('Redis holds no caller key, and every key it holds has a TTL', async () => {
+    const client = new Redis(redis.url);
+    try {
+      const keys = await client.keys('*');
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) {
+        expect(key.startsWith('gateway:')).toBe(true);
+        expect(await client.pttl(key), key).toBeGreaterThan(0);
+        const type = await client.type(key);
+        const value =
+          type === 'string'
+            ? await client.get(key)
+            : type === 'hash'
+              ? JSON.stringify(await client.hgetall(key))
+              : JSON.stringify(await client.zrange(key, 0, -1));
+        expect(`${key} ${value}`).not.toMatch(/phx_/);
+      }
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it('Redis stopped: /ready is 503 naming it, queries go on, APQ misses; started again: all back', async () => {
     await redis.stop();
     let ready: Response | undefined;
