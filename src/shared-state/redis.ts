@@ -5,8 +5,8 @@
 // Failure policy (docs/operating.md, Running more than one):
 // - unreachable at start: start-up fails with a message naming REDIS_URL (and no password);
 // - lost while running: commands fail at once (no offline queue, so no request waits on Redis),
-//   `healthy` is false and /ready answers 503 with the reason; ioredis reconnects on its own, and
-//   `onReconnect` listeners (the pub/sub channels) run once it is back.
+//   `healthy` is false and /ready answers 503 with the reason; ioredis reconnects on its own and
+//   subscribes again to the channels it had (shared-polling.ts adds those that failed meanwhile).
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 
@@ -31,7 +31,6 @@ export class RedisUnavailableError extends Error {
 export class SharedRedis {
   /** This process, among those sharing the Redis. */
   readonly processId = randomUUID();
-  private readonly reconnectListeners = new Set<() => void>();
   private lastReason = 'connecting';
   private presenceTimer: NodeJS.Timeout | null = null;
   /** Processes seen alive at the last presence beat (this one included); 1 until known. */
@@ -42,22 +41,15 @@ export class SharedRedis {
     readonly subscriber: Redis,
     readonly settings: RedisSettings,
   ) {
-    let wasReady = true;
     for (const client of [commands, subscriber]) {
       client.on('error', (error: Error & { code?: string }) => {
         this.lastReason = `Redis at ${settings.label} unreachable (${error.code ?? error.name})`;
       });
       client.on('close', () => {
-        wasReady = false;
         if (!this.lastReason.startsWith('Redis'))
           this.lastReason = `Redis at ${settings.label} closed the connection`;
       });
     }
-    commands.on('ready', () => {
-      if (wasReady) return;
-      wasReady = true;
-      for (const listener of this.reconnectListeners) listener();
-    });
   }
 
   /** Connects both clients; throws naming REDIS_URL when Redis does not answer in time. */
@@ -95,12 +87,6 @@ export class SharedRedis {
   /** Why it is not healthy (for /ready). */
   get reason(): string {
     return this.healthy ? 'Redis answers' : this.lastReason;
-  }
-
-  /** Called each time the connection is back after a loss. */
-  onReconnect(listener: () => void): () => void {
-    this.reconnectListeners.add(listener);
-    return () => this.reconnectListeners.delete(listener);
   }
 
   /** A channel's full name (pub/sub takes no key prefix of its own). */

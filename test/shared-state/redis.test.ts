@@ -188,7 +188,7 @@ describe('three gateway processes sharing one Redis', () => {
             ? await client.get(key)
             : type === 'hash'
               ? JSON.stringify(await client.hgetall(key))
-              : JSON.stringify(await client.zrange(key, 0, -1));
+              : JSON.stringify(await client.zrange(key, '0', '-1'));
         expect(`${key} ${value}`).not.toMatch(/phx_/);
       }
     } finally {
