@@ -65,7 +65,7 @@ describe('the arrows between layers', () => {
 
   it('schema/ and loaders/ know nothing of transports, live work or observability', () => {
     for (const layer of ['schema', 'loaders'])
-      for (const other of ['live', 'observability', 'persisted-operations'])
+      for (const other of ['live', 'observability', 'persisted-operations', 'shared-state'])
         expect(arrows(inLayer(layer), (i) => layerOf(i.to) === other && !i.typeOnly)).toEqual([]);
     expect(arrows(inLayer('loaders'), toLayer('schema'))).toEqual([]);
   });
@@ -75,8 +75,23 @@ describe('the arrows between layers', () => {
   });
 
   it('upstream/ imports no layer above it', () => {
-    for (const above of ['schema', 'loaders', 'live', 'limits', 'observability', 'persisted-operations'])
+    for (const above of [
+      'schema',
+      'loaders',
+      'live',
+      'limits',
+      'observability',
+      'persisted-operations',
+      'shared-state',
+    ])
       expect(arrows(inLayer('upstream'), toLayer(above))).toEqual([]);
+  });
+
+  it('shared-state/ is Redis beside the pipeline: it serves live work and the upstream by their types', () => {
+    expect(arrows(inLayer('shared-state'), (i) => ['schema', 'loaders'].includes(layerOf(i.to)))).toEqual([]);
+    expect(
+      arrows(inLayer('shared-state'), (i) => ['live', 'upstream'].includes(layerOf(i.to)) && !i.typeOnly),
+    ).toEqual([]);
   });
 
   it('the leaf modules import no layer (only each other)', () => {
