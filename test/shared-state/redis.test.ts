@@ -139,8 +139,11 @@ describe('three gateway processes sharing one Redis', () => {
     const refused = answers.filter((r) => r.errors?.[0]?.extensions.code === 'RATE_LIMITED');
     expect(sent).toBeLessThanOrEqual(480);
     expect(sent).toBeGreaterThanOrEqual(400);
-    expect(refused.length).toBe(600 - sent);
+    expect(refused.length).toBeGreaterThanOrEqual(100);
     expect(refused[0]!.errors![0].extensions).toMatchObject({ budget: true });
+    // The rest answered; under this burst a few may reach the 1.5 s deadline waiting for a connection.
+    for (const answer of answers.filter((r) => !r.data?.project))
+      expect(['RATE_LIMITED', 'UPSTREAM_TIMEOUT']).toContain(answer.errors?.[0]?.extensions.code);
   }, 30_000);
 
   it('a 429 with Retry-After: 2 on A pauses that key on B and C for 2 s', async () => {
@@ -196,7 +199,7 @@ describe('three gateway processes sharing one Redis', () => {
     }
   });
 
-  it('Redis stopped: /ready is 503 naming it, queries go on, APQ misses; started again: all back', async () => {
+  it('Redis stopped: /ready is 503 naming it, queries go on within each process’s share of the budget, APQ misses; started again: all back', async () => {
     await redis.stop();
     let ready: Response | undefined;
     for (let i = 0; i < 100; i++) {
@@ -207,6 +210,13 @@ describe('three gateway processes sharing one Redis', () => {
     expect(ready!.status).toBe(503);
     expect(await ready!.text()).toContain('Redis');
     expect((await gql(a, { query: ONE_CONFIG })).data.project.destinationConfig.name).toBeTypeOf('string');
+    // The budget falls back to this process's share of 480 (÷ the 3 processes last seen).
+    const before = callsOf('phx_legacy').length;
+    await Promise.all(Array.from({ length: 200 }, () => gql(a, { query: ONE_CONFIG }, 'phx_legacy')));
+    const sent = callsOf('phx_legacy').length - before;
+    expect(sent).toBeLessThanOrEqual(160);
+    // (A fourth process may still be counted: B's first life, gone less than 6 s ago.)
+    expect(sent).toBeGreaterThanOrEqual(100);
     const query = '{ project(projectId: "2") { name } }';
     const apq = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
     expect((await gql(c, { extensions: apq })).errors?.[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
