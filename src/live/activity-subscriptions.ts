@@ -1,6 +1,7 @@
 // Subscription.activityAdded: one ActivityPoller per (hash of key, project, filters) in this
 // process, shared by that key's subscribers with those arguments, stopped when the last leaves,
-// never shared across keys (and, sharing a Redis, one polling across the processes). Caps: MAX_SUBSCRIPTIONS_PER_KEY per key, MAX_SUBSCRIPTIONS in all.
+// never shared across keys (and, sharing a Redis, one polling across the processes). Caps:
+// MAX_SUBSCRIPTIONS_PER_KEY per key, MAX_SUBSCRIPTIONS in all.
 // Each subscriber gets its own async iterator; ending it (the client leaves, shutdown) releases
 // its place and, with the last subscriber, the poller.
 import { Repeater } from 'graphql-yoga';

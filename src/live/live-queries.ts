@@ -12,7 +12,7 @@
 import { type ExecutionResult, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Repeater } from 'graphql-yoga';
-import { hashKey } from '../caller-key.ts';
+import { hashKey, type KeyHash } from '../caller-key.ts';
 import type { GatewayContext } from '../context.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { type Resource, resourceOf } from '../upstream/paths.ts';
@@ -57,8 +57,8 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
   const key = hashKey(authorization);
   const reservation = live.slots.reserve(key);
   return reservation instanceof Promise
-    ? reservation.then((r) => liveStream(live, execute, args, context, r))
-    : liveStream(live, execute, args, context, reservation);
+    ? reservation.then((r) => liveStream(live, execute, args, context, key, r))
+    : liveStream(live, execute, args, context, key, reservation);
 }
 
 function liveStream(
@@ -66,9 +66,9 @@ function liveStream(
   execute: Execute,
   args: { contextValue?: unknown },
   context: GatewayContext,
+  key: KeyHash,
   reservation: Reservation,
 ) {
-  const key = hashKey(context.authorization!);
   const run = () => Promise.resolve(execute(args as never));
 
   return new Repeater(async (push, stop) => {
