@@ -3,6 +3,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../shared-state/processes.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
@@ -21,7 +22,7 @@ export interface Process {
 }
 
 /** Spawns a server and resolves once it prints the URL it listens on. */
-export function start(
+export async function start(
   name: string,
   args: string[],
   env: Record<string, string>,
@@ -36,19 +37,9 @@ export function start(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   spawned.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = pattern.exec(output);
-      if (!match) return;
-      child.stdout!.off('data', onData);
-      child.stdout!.resume(); // the gateway's operation log: read and dropped
-      resolve({ name, child, url: match[1]!, startMs: performance.now() - started });
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited ${code}: ${output}`)));
-  });
+  // What it logs after that (the gateway's operation log) is read and dropped.
+  const [, url] = await waitFor(child, pattern, name);
+  return { name, child, url: url!, startMs: performance.now() - started };
 }
 
 /** A process and its descendants (the workers of WORKERS=2). */

@@ -15,12 +15,13 @@
 // way, and upstream calls per operation (the reference
 // upstream's request log). A measurement, not a test: nothing here asserts. Prints a markdown
 // table; writes the figures as JSON under bench-results/ (git-ignored).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RedisServer } from '../shared-state/processes.ts';
 import { CONNECTIONS, check, control, type Figures, measure, runningIn } from './measure.ts';
-import { type Process, ROOT, rssBytes, spawned, start, stopProcesses } from './processes.ts';
+import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
 import { type BenchDialect, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -75,24 +76,14 @@ const GATEWAY_ENV = {
 };
 
 /** A Redis for the gateways that share state (REDIS_URL), when Debian's redis-server is here. */
-async function startRedis(): Promise<string | null> {
+async function startRedis(): Promise<RedisServer | null> {
   try {
     execFileSync('redis-server', ['--version']);
   } catch {
     console.log('redis-server not found: the REDIS_URL contenders sit out');
     return null;
   }
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  spawned.push(child);
-  await new Promise<void>((resolve) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (String(chunk).includes('Ready to accept connections')) resolve();
-    });
-  });
-  return `redis://127.0.0.1:${port}`;
+  return RedisServer.start();
 }
 
 /** The gateway sharing state through Redis: one process, and 1, 2 and 4 workers behind one port. */
@@ -255,7 +246,8 @@ async function main() {
   if (RIVALS) installRivals();
   const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
   const dialectOf = (s: Scenario): BenchDialect => s.dialect ?? 'spec';
-  const redisUrl = await startRedis();
+  const redis = await startRedis();
+  const redisUrl = redis?.url ?? null;
   const results: Result[] = [];
   let idle: Record<string, Idle> | undefined;
   for (const dialect of new Set(scenarios.map(dialectOf))) {
@@ -273,6 +265,7 @@ async function main() {
     results.push(...(await measureScenarios(group, contenders, upstream.url)));
     await stopProcesses([upstream.child, ...contenders.map((c) => c.child)]);
   }
+  await redis?.stop();
   report(scenarios, results, idle ?? {});
 }
 

@@ -16,7 +16,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Resolves with the first match of `pattern` in the child's stdout; rejects if it exits first. */
-function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+export function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
