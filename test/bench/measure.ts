@@ -8,8 +8,6 @@ const QUICK = process.argv.includes('--quick');
 const SECONDS = QUICK ? 2 : 10;
 export const CONNECTIONS = 50;
 
-export const KEY = 'Bearer phx_full';
-
 export async function control(upstreamUrl: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${upstreamUrl}/__control/${path}`, {
     method,
@@ -41,6 +39,7 @@ export async function check(
   contender: Process,
   scenario: Scenario,
   upstreamUrl: string,
+  key: string,
   settle = true,
 ): Promise<number> {
   const { url, method, body } = request(contender, scenario) as {
@@ -55,7 +54,7 @@ export async function check(
     const response = await fetch(url, {
       method,
       body,
-      headers: { 'content-type': 'application/json', authorization: KEY },
+      headers: { 'content-type': 'application/json', authorization: key },
     });
     const answer = (await response.json()) as { data?: unknown; errors?: unknown };
     if (!answer.data || answer.errors)
@@ -77,6 +76,7 @@ export interface Figures {
 export async function measure(
   contender: Process,
   scenario: Scenario,
+  key: string,
 ): Promise<Omit<Figures, 'upstreamCallsPerOp'>> {
   const pid = contender.child.pid!;
   let peak = rssBytes(pid);
@@ -88,7 +88,7 @@ export async function measure(
     ...request(contender, scenario),
     connections: CONNECTIONS,
     duration: SECONDS,
-    headers: { 'content-type': 'application/json', authorization: KEY },
+    headers: { 'content-type': 'application/json', authorization: key },
     // An answer with GraphQL errors is a 200 too: count it as an error.
     verifyBody: (body) => !String(body ?? '').includes('"errors"'),
   });

@@ -1,20 +1,27 @@
-// npm run bench [-- --quick] [-- --no-rivals]: the gateway side by side with a floor (a bare
-// node:http + undici hop making the same upstream GETs, no GraphQL), a bare yoga server (yoga +
-// graphql-jit, hand-written resolvers) and two rivals: Apollo Server 5 with RESTDataSource over the
-// same resolvers, and GraphQL Mesh over an OpenAPI description of the upstream (both installed on
-// first use under test/bench/rivals/, apart from the gateway's dependencies), under the same load,
-// against the same reference upstream: in the spec dialect, and in today's PostHog's
-// (posthog-2026) for the scenarios that need hog functions. Each contender (those; the gateway as
-// `npm start` runs it, traced, with 2 workers, sharing state through a Redis with 1, 2 and 4
-// workers behind its port; the gateway and bare yoga both again with a larger young generation)
-// runs in its own process; this one is the load generator (autocannon).
+// npm run bench [-- --quick] [-- --no-rivals] [-- --only <text>]: the gateway side by side with
+// a floor (a bare node:http + undici hop making the same upstream GETs, no GraphQL), a bare yoga
+// server (yoga + graphql-jit, hand-written resolvers) and two rivals: Apollo Server 5 with
+// RESTDataSource over the same resolvers, and GraphQL Mesh over an OpenAPI description of the
+// upstream (both installed on first use under test/bench/rivals/, apart from the gateway's
+// dependencies), under the same load, against the reference upstream in each of its dialects:
+// the interface document's (spec), PostHog's as of mid-2024 (posthog: `config` an object, a page
+// of 100 configs 41 KB) and today's PostHog's (posthog-2026), each scenario in those whose
+// upstream serves what it reads.
 //
-// Per scenario and contender: req/s, p50/p99 latency, CPU µs per operation (user + system time
-// of the contender's process from /proc/<pid>/stat around the timed window, over the operations
-// completed), its peak RSS during the window, both also as a ratio to bare yoga run the same
-// way, and upstream calls per operation (the reference
-// upstream's request log). A measurement, not a test: nothing here asserts. Prints a markdown
-// table; writes the figures as JSON under bench-results/ (git-ignored).
+// In the spec dialect every contender runs: those; the gateway as `npm start` runs it, traced,
+// with 2 workers, sharing state through a Redis with 1, 2 and 4 workers behind its port; the
+// gateway and bare yoga both again with a larger young generation. In PostHog's dialects the
+// variants of the gateway sit out, and so does Mesh (its OpenAPI description is the interface
+// document's): the floor, bare yoga, Apollo and the gateway run there. Each contender runs in
+// its own process; this one is the load generator (autocannon).
+//
+// Per scenario, dialect and contender: req/s, p50/p99 latency, CPU µs per operation (user +
+// system time of the contender's process from /proc/<pid>/stat around the timed window, over the
+// operations completed), its peak RSS during the window, both also as a ratio to bare yoga run
+// the same way, and upstream calls per operation (the reference upstream's request log). A
+// measurement, not a test: nothing here asserts. Prints a markdown table, then the gateway's
+// ratios to bare yoga by scenario and dialect; writes the figures as JSON under bench-results/
+// (git-ignored).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -22,7 +29,7 @@ import type { AddressInfo } from 'node:net';
 import { RedisServer } from '../shared-state/processes.ts';
 import { CONNECTIONS, check, control, type Figures, measure, runningIn } from './measure.ts';
 import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
-import { type BenchDialect, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
+import { type BenchDialect, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
 const QUICK = process.argv.includes('--quick');
 /** `--only <text>`: just the scenarios whose name contains it. */
@@ -56,6 +63,7 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 
 interface Result {
   scenario: string;
+  dialect: BenchDialect;
   contender: string;
   figures: Figures;
 }
@@ -86,24 +94,65 @@ async function startRedis(): Promise<RedisServer | null> {
   return RedisServer.start();
 }
 
-/** The gateway sharing state through Redis: one process, and 1, 2 and 4 workers behind one port. */
-async function startRedisContenders(env: Record<string, string>, redisUrl: string | null) {
-  if (!redisUrl) return [];
-  const shared = { ...env, ...GATEWAY_ENV, REDIS_URL: redisUrl };
-  const gatewayUrl = /GraphiQL at (http:\/\/[^\s,]+)/;
+/** A contender as it starts: its name, node's arguments and its environment beyond the upstream's. */
+interface Contender {
+  name: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Runs in PostHog's dialects too, not only in the spec dialect. */
+  inEveryDialect?: boolean;
+}
+
+const LISTENING = /listening on (http:\/\/\S+)/;
+const GATEWAY_LISTENING = /GraphiQL at (http:\/\/[^\s,]+)/;
+
+/**
+ * Every contender, in the order they start and are measured. `otlpEndpoint` receives the traced
+ * gateway's spans; `redisUrl` null leaves the gateways that share state out; Mesh only when it
+ * has a scenario to run.
+ */
+function contenders(withMesh: boolean, otlpEndpoint: string, redisUrl: string | null): Contender[] {
+  const shared = { ...GATEWAY_ENV, REDIS_URL: redisUrl ?? '' };
   return [
-    await start('gateway, REDIS_URL', ['dist/main.js'], shared, gatewayUrl),
-    await start('gateway, REDIS_URL, 2 workers', ['dist/main.js'], { ...shared, WORKERS: '2' }, gatewayUrl),
-    await start('gateway, REDIS_URL, 4 workers', ['dist/main.js'], { ...shared, WORKERS: '4' }, gatewayUrl),
+    { name: 'floor', args: ['test/bench/floor.mjs'], inEveryDialect: true },
+    { name: 'bare yoga', args: ['test/bench/bare-yoga.mjs'], inEveryDialect: true },
+    { name: BARE_YOGA_LARGER_YOUNG, args: [LARGER_YOUNG_GENERATION, 'test/bench/bare-yoga.mjs'] },
+    ...(RIVALS
+      ? [
+          { name: 'Apollo + RESTDataSource', args: ['test/bench/rivals/apollo.mjs'], inEveryDialect: true },
+          // Composes its supergraph from the OpenAPI description as it starts.
+          ...(withMesh ? [{ name: MESH, args: ['test/bench/rivals/mesh.mjs'] }] : []),
+        ]
+      : []),
+    // As `npm start` runs it: metrics on (the default), tracing off.
+    { name: 'gateway', args: ['dist/main.js'], env: GATEWAY_ENV, inEveryDialect: true },
+    { name: GATEWAY_LARGER_YOUNG, args: [LARGER_YOUNG_GENERATION, 'dist/main.js'], env: GATEWAY_ENV },
+    // What tracing costs: every operation and upstream attempt a span, exported over OTLP/HTTP.
+    {
+      name: 'gateway, traced',
+      args: ['dist/main.js'],
+      env: { ...GATEWAY_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint },
+    },
+    // Its CPU and RSS are those of the supervisor and both workers together.
+    { name: 'gateway, 2 workers', args: ['dist/main.js'], env: { ...GATEWAY_ENV, WORKERS: '2' } },
+    // Sharing state through Redis: one process, and 1, 2 and 4 workers behind one port.
+    ...(redisUrl
+      ? [
+          { name: 'gateway, REDIS_URL', args: ['dist/main.js'], env: shared },
+          { name: 'gateway, REDIS_URL, 2 workers', args: ['dist/main.js'], env: { ...shared, WORKERS: '2' } },
+          { name: 'gateway, REDIS_URL, 4 workers', args: ['dist/main.js'], env: { ...shared, WORKERS: '4' } },
+        ]
+      : []),
   ];
 }
 
 /**
- * Every contender, in front of the upstream `env` names, one after another; Mesh only when it has
- * a scenario to run.
+ * The contenders of one dialect, started one after another in front of the upstream at
+ * `upstreamUrl`: every one in the spec dialect, those `inEveryDialect` in PostHog's.
  */
 async function startContenders(
-  env: Record<string, string>,
+  dialect: BenchDialect,
+  upstreamUrl: string,
   withMesh: boolean,
   redisUrl: string | null,
 ): Promise<Process[]> {
@@ -113,73 +162,64 @@ async function startContenders(
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   });
   await new Promise<void>((resolve) => otlpSink.listen(0, '127.0.0.1', resolve));
+  otlpSink.unref();
   const otlpEndpoint = `http://127.0.0.1:${(otlpSink.address() as AddressInfo).port}`;
-  return [
-    await start('floor', ['test/bench/floor.mjs'], env, /listening on (http:\/\/\S+)/),
-    await start('bare yoga', ['test/bench/bare-yoga.mjs'], env, /listening on (http:\/\/\S+)/),
-    await start(
-      BARE_YOGA_LARGER_YOUNG,
-      [LARGER_YOUNG_GENERATION, 'test/bench/bare-yoga.mjs'],
-      env,
-      /listening on (http:\/\/\S+)/,
-    ),
-    ...(RIVALS
-      ? [
-          await start(
-            'Apollo + RESTDataSource',
-            ['test/bench/rivals/apollo.mjs'],
-            env,
-            /listening on (http:\/\/\S+)/,
-          ),
-          // Composes its supergraph from the OpenAPI description as it starts.
-          ...(withMesh
-            ? [await start(MESH, ['test/bench/rivals/mesh.mjs'], env, /listening on (http:\/\/\S+)/)]
-            : []),
-        ]
-      : []),
-    // As `npm start` runs it: metrics on (the default), tracing off.
-    await start('gateway', ['dist/main.js'], { ...env, ...GATEWAY_ENV }, /GraphiQL at (http:\/\/[^\s,]+)/),
-    await start(
-      GATEWAY_LARGER_YOUNG,
-      [LARGER_YOUNG_GENERATION, 'dist/main.js'],
-      { ...env, ...GATEWAY_ENV },
-      /GraphiQL at (http:\/\/[^\s,]+)/,
-    ),
-    // What tracing costs: every operation and upstream attempt a span, exported over OTLP/HTTP.
-    await start(
-      'gateway, traced',
-      ['dist/main.js'],
-      { ...env, ...GATEWAY_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint },
-      /GraphiQL at (http:\/\/[^\s,]+)/,
-    ),
-    // Its CPU and RSS are those of the supervisor and both workers together.
-    await start(
-      'gateway, 2 workers',
-      ['dist/main.js'],
-      { ...env, ...GATEWAY_ENV, WORKERS: '2' },
-      /GraphiQL at (http:\/\/[^\s,]+)/,
-    ),
-    ...(await startRedisContenders(env, redisUrl)),
-  ];
+  const started: Process[] = [];
+  for (const c of contenders(withMesh, otlpEndpoint, redisUrl)) {
+    if (dialect !== 'spec' && !c.inEveryDialect) continue;
+    const pattern = c.args.includes('dist/main.js') ? GATEWAY_LISTENING : LISTENING;
+    started.push(await start(c.name, c.args, { UPSTREAM_URL: upstreamUrl, ...c.env }, pattern));
+  }
+  return started;
 }
 
-/** The table on stdout and the figures as JSON under bench-results/. */
-function report(scenarios: Scenario[], results: Result[], idle: Record<string, Idle>): void {
+const DIALECTS: BenchDialect[] = ['spec', 'posthog', 'posthog-2026'];
+
+/** Each scenario in each dialect it runs in: the rows of the tables, in order. */
+const runsOf = (scenarios: Scenario[]) =>
+  DIALECTS.flatMap((dialect) =>
+    scenarios.filter((s) => s.dialects.includes(dialect)).map((s) => ({ s, dialect })),
+  );
+
+/** The full table: every contender in every scenario and dialect. */
+function contenderRows(scenarios: Scenario[], results: Result[]): string[] {
   const rows = [
-    '| scenario | contender | req/s | p50 ms | p99 ms | cpu µs/op | × floor | × bare yoga | peak RSS MB | RSS × bare yoga | upstream calls/op | errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | dialect | contender | req/s | p50 ms | p99 ms | cpu µs/op | × floor | × bare yoga | peak RSS MB | RSS × bare yoga | upstream calls/op | errors |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const scenario of scenarios) {
-    const of = (name: string) =>
-      results.find((r) => r.scenario === scenario.name && r.contender === name)!.figures;
-    for (const { contender } of results.filter((r) => r.scenario === scenario.name)) {
-      const f = of(contender);
+  for (const { s, dialect } of runsOf(scenarios)) {
+    const here = results.filter((r) => r.scenario === s.name && r.dialect === dialect);
+    const of = (name: string) => here.find((r) => r.contender === name)!.figures;
+    for (const { contender, figures: f } of here) {
       const bare = of(bareYogaFor(contender));
       rows.push(
-        `| ${scenario.name} | ${contender} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.cpuMicrosPerOp.toFixed(0)} | ${(f.cpuMicrosPerOp / of('floor').cpuMicrosPerOp).toFixed(2)} | ${(f.cpuMicrosPerOp / bare.cpuMicrosPerOp).toFixed(2)} | ${f.peakRssMb.toFixed(0)} | ${(f.peakRssMb / bare.peakRssMb).toFixed(2)} | ${f.upstreamCallsPerOp.toFixed(2)} | ${f.errors} |`,
+        `| ${s.name} | ${dialect} | ${contender} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.cpuMicrosPerOp.toFixed(0)} | ${(f.cpuMicrosPerOp / of('floor').cpuMicrosPerOp).toFixed(2)} | ${(f.cpuMicrosPerOp / bare.cpuMicrosPerOp).toFixed(2)} | ${f.peakRssMb.toFixed(0)} | ${(f.peakRssMb / bare.peakRssMb).toFixed(2)} | ${f.upstreamCallsPerOp.toFixed(2)} | ${f.errors} |`,
       );
     }
   }
+  return rows;
+}
+
+/** The summary: the gateway's CPU per operation and peak RSS as ratios to bare yoga's. */
+function gatewayRows(scenarios: Scenario[], results: Result[]): string[] {
+  const rows = [
+    '| scenario | dialect | gateway cpu × bare yoga | gateway peak RSS × bare yoga |',
+    '|---|---|---:|---:|',
+  ];
+  for (const { s, dialect } of runsOf(scenarios)) {
+    const of = (name: string) =>
+      results.find((r) => r.scenario === s.name && r.dialect === dialect && r.contender === name)!.figures;
+    const [gateway, bare] = [of('gateway'), of('bare yoga')];
+    rows.push(
+      `| ${s.name} | ${dialect} | ${(gateway.cpuMicrosPerOp / bare.cpuMicrosPerOp).toFixed(2)} | ${(gateway.peakRssMb / bare.peakRssMb).toFixed(2)} |`,
+    );
+  }
+  return rows;
+}
+
+/** The tables on stdout and the figures as JSON under bench-results/. */
+function report(scenarios: Scenario[], results: Result[], idle: Record<string, Idle>): void {
+  const rows = [...contenderRows(scenarios, results), '', ...gatewayRows(scenarios, results)];
   rows.push('', '| contender | start to first answer ms | idle RSS MB |', '|---|---:|---:|');
   for (const [name, i] of Object.entries(idle))
     rows.push(`| ${name} | ${i.startMs.toFixed(0)} | ${i.idleRssMb.toFixed(0)} |`);
@@ -197,11 +237,11 @@ function report(scenarios: Scenario[], results: Result[], idle: Record<string, I
 }
 
 /** Start to first answer and idle RSS of each contender, before any load. */
-async function measureIdle(contenders: Process[], scenario: Scenario, upstreamUrl: string) {
+async function measureIdle(contenders: Process[], scenario: Scenario, upstreamUrl: string, key: string) {
   const idle: Record<string, Idle> = {};
   for (const c of contenders) {
     const asked = performance.now();
-    await check(c, scenario, upstreamUrl, false);
+    await check(c, scenario, upstreamUrl, key, false);
     const startMs = c.startMs + (performance.now() - asked);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     idle[c.name] = { startMs, idleRssMb: rssBytes(c.child.pid!) / 1024 / 1024 };
@@ -209,18 +249,30 @@ async function measureIdle(contenders: Process[], scenario: Scenario, upstreamUr
   return idle;
 }
 
-/** Each scenario, each contender that runs it, ROUNDS rounds taken in turn; the rounds' mean. */
-async function measureScenarios(scenarios: Scenario[], contenders: Process[], upstreamUrl: string) {
+/**
+ * Each scenario of one dialect, each contender that runs it, ROUNDS rounds taken in turn; the
+ * rounds' mean (the peak RSS: their largest).
+ */
+async function measureScenarios(
+  scenarios: Scenario[],
+  dialect: BenchDialect,
+  contenders: Process[],
+  upstreamUrl: string,
+) {
   const results: Result[] = [];
+  const key = KEY_OF[dialect];
   for (const scenario of scenarios) {
     await control(upstreamUrl, 'PUT', 'latency', { latencyMs: scenario.latencyMs, jitterMs: 0 });
     const running = runningIn(contenders, scenario);
     const callsPerOp: Record<string, number> = {};
-    for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstreamUrl);
+    for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstreamUrl, key);
     const rounds: Record<string, Figures[]> = Object.fromEntries(running.map((c) => [c.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of running) {
-        rounds[c.name]!.push({ ...(await measure(c, scenario)), upstreamCallsPerOp: callsPerOp[c.name]! });
+        rounds[c.name]!.push({
+          ...(await measure(c, scenario, key)),
+          upstreamCallsPerOp: callsPerOp[c.name]!,
+        });
       }
     }
     for (const c of running) {
@@ -229,40 +281,41 @@ async function measureScenarios(scenarios: Scenario[], contenders: Process[], up
         Object.keys(all[0]!).map((k) => [k, mean(all.map((f) => f[k as keyof Figures]))]),
       ) as unknown as Figures;
       figures.peakRssMb = Math.max(...all.map((f) => f.peakRssMb));
-      results.push({ scenario: scenario.name, contender: c.name, figures });
+      results.push({ scenario: scenario.name, dialect, contender: c.name, figures });
     }
-    console.error(`measured: ${scenario.name}`);
+    console.error(`measured: ${scenario.name} (${dialect})`);
   }
   return results;
 }
 
 /**
  * The scenarios of each dialect against a reference upstream answering in it, in front of which
- * every contender starts afresh (a contender's upstream is fixed when it starts).
+ * its contenders start afresh (a contender's upstream is fixed when it starts).
  */
 async function main() {
   console.log('building dist/ …');
   execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (RIVALS) installRivals();
   const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
-  const dialectOf = (s: Scenario): BenchDialect => s.dialect ?? 'spec';
   const redis = await startRedis();
   const redisUrl = redis?.url ?? null;
   const results: Result[] = [];
   let idle: Record<string, Idle> | undefined;
-  for (const dialect of new Set(scenarios.map(dialectOf))) {
-    const group = scenarios.filter((s) => dialectOf(s) === dialect);
+  for (const dialect of DIALECTS) {
+    const group = scenarios.filter((s) => s.dialects.includes(dialect));
+    if (group.length === 0) continue;
     const upstream = await start(
       `upstream (${dialect})`,
       ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', dialect],
       {},
-      /listening on (http:\/\/\S+)/,
+      LISTENING,
     );
-    const withMesh = RIVALS && group.some((s) => s.meshQuery !== undefined);
-    const contenders = await startContenders({ UPSTREAM_URL: upstream.url }, withMesh, redisUrl);
-    // Start-up and idle memory are the same whatever the dialect: taken once.
-    idle ??= await measureIdle(contenders, group[0]!, upstream.url);
-    results.push(...(await measureScenarios(group, contenders, upstream.url)));
+    // Mesh's OpenAPI description is the interface document's: it runs in the spec dialect only.
+    const withMesh = RIVALS && dialect === 'spec' && group.some((s) => s.meshQuery !== undefined);
+    const contenders = await startContenders(dialect, upstream.url, withMesh, redisUrl);
+    // Start-up and idle memory are the same whatever the dialect: taken once, with every contender.
+    idle ??= await measureIdle(contenders, group[0]!, upstream.url, KEY_OF[dialect]);
+    results.push(...(await measureScenarios(group, dialect, contenders, upstream.url)));
     await stopProcesses([upstream.child, ...contenders.map((c) => c.child)]);
   }
   await redis?.stop();
