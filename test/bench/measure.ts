@@ -77,6 +77,7 @@ export async function measure(
   contender: Process,
   scenario: Scenario,
   key: string,
+  seconds = SECONDS,
 ): Promise<Omit<Figures, 'upstreamCallsPerOp'>> {
   const pid = contender.child.pid!;
   let peak = rssBytes(pid);
@@ -87,7 +88,7 @@ export async function measure(
   const result = await autocannon({
     ...request(contender, scenario),
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     headers: { 'content-type': 'application/json', authorization: key },
     // An answer with GraphQL errors is a 200 too: count it as an error.
     verifyBody: (body) => !String(body ?? '').includes('"errors"'),

@@ -38,6 +38,7 @@ const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 const RIVALS = !process.argv.includes('--no-rivals');
 const ROUNDS = QUICK ? 1 : 2;
 const SECONDS = QUICK ? 2 : 10;
+const WARM_UP_SECONDS = QUICK ? 1 : 2;
 /**
  * The V8 setting docs/operating.md (Deploying) offers for trading memory for CPU: a young generation of
  * 32 MB semi-spaces instead of 16. The gateway runs with and without it, and so does bare yoga,
@@ -250,8 +251,8 @@ async function measureIdle(contenders: Process[], scenario: Scenario, upstreamUr
 }
 
 /**
- * Each scenario of one dialect, each contender that runs it, ROUNDS rounds taken in turn; the
- * rounds' mean (the peak RSS: their largest).
+ * Each scenario of one dialect, each contender that runs it: a warm-up, then ROUNDS rounds taken
+ * in turn (forward, then back); the rounds' mean (the peak RSS: their largest).
  */
 async function measureScenarios(
   scenarios: Scenario[],
@@ -266,9 +267,14 @@ async function measureScenarios(
     const running = runningIn(contenders, scenario);
     const callsPerOp: Record<string, number> = {};
     for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstreamUrl, key);
+    // Untimed load first: a first round would otherwise also measure V8 compiling this
+    // scenario's paths, more for whoever the round meets first.
+    for (const c of running) await measure(c, scenario, key, WARM_UP_SECONDS);
     const rounds: Record<string, Figures[]> = Object.fromEntries(running.map((c) => [c.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const c of running) {
+      // Every other round in reverse, so that no contender is always measured after the same one
+      // (what ran before leaves the machine's caches, and the upstream's heap, as it left them).
+      for (const c of round % 2 === 0 ? running : [...running].reverse()) {
         rounds[c.name]!.push({
           ...(await measure(c, scenario, key)),
           upstreamCallsPerOp: callsPerOp[c.name]!,
