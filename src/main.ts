@@ -7,7 +7,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { startGateway, TRACE_FLUSH_MS } from './gateway.ts';
 import { serveClusterMetrics } from './observability/cluster-metrics.ts';
 import { createLogger } from './observability/operation-log.ts';
-import { RedisUnavailableError, SharedRedis } from './shared-state/redis.ts';
+import { connectRedis } from './shared-state/index.ts';
+import { RedisUnavailableError } from './shared-state/redis-unavailable.ts';
 import { superviseWorkers } from './workers.ts';
 
 // Mid-2024 PostHog refuses its custom actions (important changes among them) to every scoped key, so
@@ -50,7 +51,7 @@ const upstreamOrigin = config.upstreamUrl ?? reference!.url;
 
 if (config.workers > 1 && cluster.isPrimary) {
   // Checked here too, once: workers that cannot start would otherwise be replaced forever.
-  if (config.redis) await (await SharedRedis.connect(config.redis).catch(exitIfRedisUnavailable)).close();
+  if (config.redis) await (await connectRedis(config.redis).catch(exitIfRedisUnavailable)).close();
   // Workers are pointed at the upstream this process holds; the demo key goes with the embedded one.
   const demoKey = reference ? demoKeyFor(config.referenceDialect) : '';
   serveClusterMetrics();

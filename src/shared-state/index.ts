@@ -7,7 +7,7 @@ import cluster from 'node:cluster';
 import type { WakeBus } from '../live/wake-bus.ts';
 import type { KeyBudget } from '../upstream/key-budget.ts';
 import { SharedApqStore } from './apq-store.ts';
-import { type RedisSettings, SharedRedis } from './redis.ts';
+import type { RedisSettings, SharedRedis } from './redis.ts';
 import { SharedBudget } from './shared-budget.ts';
 import { SharedPolling } from './shared-polling.ts';
 import { SharedSlots } from './shared-slots.ts';
@@ -21,13 +21,22 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
+/**
+ * The connection, its module (and ioredis) imported only now: a gateway without REDIS_URL never
+ * loads them (2.2 MB of heap at rest, and their code).
+ */
+export async function connectRedis(settings: RedisSettings): Promise<SharedRedis> {
+  const { SharedRedis } = await import('./redis.ts');
+  return SharedRedis.connect(settings);
+}
+
 /** Connects to Redis (null: nothing to connect); throws naming REDIS_URL when it does not answer. */
 export async function connectSharedState(
   settings: RedisSettings | null,
   maxSubscriptionsPerKey: number,
 ): Promise<SharedState | null> {
   if (!settings) return null;
-  const redis = await SharedRedis.connect(settings);
+  const redis = await connectRedis(settings);
   const slots = new SharedSlots(redis, maxSubscriptionsPerKey);
   return {
     redis,

@@ -9,6 +9,7 @@
 //   subscribes again to the channels it had (shared-polling.ts adds those that failed meanwhile).
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { RedisUnavailableError } from './redis-unavailable.ts';
 
 export interface RedisSettings {
   url: string;
@@ -23,10 +24,6 @@ const CONNECT_TIMEOUT_MS = 3_000;
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** Every PRESENCE_MS a process says it is alive; one silent for 3 of those is counted gone. */
 export const PRESENCE_MS = 2_000;
-
-export class RedisUnavailableError extends Error {
-  override name = 'RedisUnavailableError';
-}
 
 export class SharedRedis {
   /** This process, among those sharing the Redis. */

@@ -16,7 +16,7 @@ import { sha256 } from '../../src/persisted-operations/manifest.ts';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { configId, type Harness } from '../harness.ts';
 import { subscribe } from '../live/clients.ts';
-import { freePort, type GatewayProcess, RedisServer, startGatewayProcess } from './processes.ts';
+import { freePort, type GatewayProcess, RedisServer, startGatewayProcess, waitFor } from './processes.ts';
 
 const HOUR_MS = '3600000';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { activity itemId } }';
@@ -176,6 +176,26 @@ describe('three gateway processes sharing one Redis', () => {
       'string',
     );
   }, 30_000);
+
+  it('only a gateway with REDIS_URL loads ioredis (2 MB of heap and its code, for nothing, without it)', async () => {
+    const probe = {
+      NODE_OPTIONS: `--require ${new URL('./loaded-modules-probe.cjs', import.meta.url).pathname}`,
+    };
+    const loaded = async (gateway: GatewayProcess) => {
+      const answer = waitFor(gateway.child, /ioredis loaded: (yes|no)/, 'gateway');
+      gateway.child.kill('SIGUSR2');
+      return (await answer)[1];
+    };
+    const alone = await startGatewayProcess(upstream.url, probe);
+    const sharing = await startGatewayProcess(upstream.url, { ...probe, REDIS_URL: redis.url });
+    try {
+      expect(await gql(alone, { query: ONE_CONFIG })).toEqual({ data: expect.anything() });
+      expect(await loaded(alone)).toBe('no');
+      expect(await loaded(sharing)).toBe('yes');
+    } finally {
+      await Promise.all([alone.stop(), sharing.stop()]);
+    }
+  });
 
   it('Redis holds no caller key, and every key it holds has a TTL', async () => {
     const client = new Redis(redis.url);
