@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { defaultFieldResolver, type GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { unlistedBreakingChanges } from '../src/schema/breaking-changes.ts';
 import { printedSchema, schema } from '../src/schema/index.ts';
@@ -67,5 +68,27 @@ describe('the breaking-change check (npm run schema:breaking)', () => {
       encoding: 'utf8',
     });
     expect(out).toMatch(/^schema\.graphql: no (unlisted breaking change|earlier version to compare with)/);
+  });
+});
+
+describe('fields that read a property', () => {
+  // graphql-jit compiles a field without a resolver to a property read, and calls a function
+  // (with its checks) for any other: src/schema/plain-fields.ts.
+  it('have no resolver: exposed fields and every edge’s node', () => {
+    const fields = (type: string) => (schema.getType(type) as GraphQLObjectType).getFields();
+    for (const name of ['name', 'enabled', 'order', 'plugin', 'databaseId'])
+      expect(fields('DestinationConfig')[name]!.resolve, name).toBeUndefined();
+    expect(fields('DestinationConfig').id!.resolve).toBeTypeOf('function');
+    const edges = Object.values(schema.getTypeMap()).filter((t) => t.name.endsWith('Edge'));
+    expect(edges.length).toBeGreaterThanOrEqual(6);
+    for (const edge of edges)
+      expect((edge as GraphQLObjectType).getFields().node!.resolve, edge.name).toBeUndefined();
+    for (const type of ['DestinationConfig', 'HogFunction', 'ActivityLogEntry', 'ActivityUser'])
+      expect(Object.values(fields(type)).filter((f) => f.resolve === defaultFieldResolver)).toEqual([]);
+  });
+
+  it('keep a resolver where the property may be a promise (a mutation payload)', () => {
+    const payload = (schema.getType('UpdateDestinationConfigPayload') as GraphQLObjectType).getFields();
+    expect(payload.destinationConfig!.resolve).toBeTypeOf('function');
   });
 });

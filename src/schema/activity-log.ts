@@ -27,49 +27,43 @@ builder.objectType(ActivityLogEntryRef, {
   isTypeOf: isRecordOf('ActivityLogEntry'),
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The entry’s upstream UUID.' }),
-    user: t.field({
+    user: t.expose('user', {
       type: ActivityUserRef,
       nullable: true,
       description: 'Who made the change; null for system changes.',
-      resolve: (e) => e.user,
     }),
     unread: t.exposeBoolean('unread', {
       description:
         'Whether the entry is newer than the caller’s bookmark (computed only by important changes).',
     }),
-    organizationId: t.string({
+    organizationId: t.exposeString('organizationId', {
       nullable: true,
       description: 'The organization’s UUID.',
-      resolve: (e) => e.organizationId,
     }),
-    wasImpersonated: t.boolean({
+    wasImpersonated: t.exposeBoolean('wasImpersonated', {
       nullable: true,
       description: 'Whether staff made the change while impersonating the user.',
-      resolve: (e) => e.wasImpersonated,
     }),
-    isSystem: t.boolean({
+    isSystem: t.exposeBoolean('isSystem', {
       nullable: true,
       description: 'Whether the system made the change.',
-      resolve: (e) => e.isSystem,
     }),
     activity: t.exposeString('activity', {
       description: 'The action, e.g. created, updated, enabled, job_triggered.',
     }),
-    itemId: t.string({
+    itemId: t.exposeString('itemId', {
       nullable: true,
       description: 'The identifier of the affected item.',
-      resolve: (e) => e.itemId,
     }),
     scope: t.exposeString('scope', {
       description: 'The kind of the affected item, e.g. PluginConfig, FeatureFlag.',
     }),
-    detail: t.field({
+    detail: t.expose('detail', {
       type: 'JSON',
       nullable: true,
       description: 'What changed, as the upstream describes it (name, changes, trigger…).',
-      resolve: (e) => e.detail,
     }),
-    createdAt: t.field({ type: 'DateTime', description: 'When it happened.', resolve: (e) => e.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it happened.' }),
     destinationConfig: t.field({
       type: DestinationConfigRef,
       nullable: true,

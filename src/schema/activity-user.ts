@@ -14,25 +14,22 @@ builder.objectType(ActivityUserRef, {
       description: 'The user’s integer id upstream.',
       resolve: (u) => u.id,
     }),
-    uuid: t.string({ nullable: true, description: 'The user’s UUID.', resolve: (u) => u.uuid }),
-    distinctId: t.string({
+    uuid: t.exposeString('uuid', { nullable: true, description: 'The user’s UUID.' }),
+    distinctId: t.exposeString('distinctId', {
       nullable: true,
       description: 'The user’s distinct id.',
-      resolve: (u) => u.distinctId,
     }),
-    firstName: t.string({ nullable: true, description: 'First name.', resolve: (u) => u.firstName }),
-    lastName: t.string({ nullable: true, description: 'Last name.', resolve: (u) => u.lastName }),
-    email: t.string({ nullable: true, description: 'E-mail address.', resolve: (u) => u.email }),
-    isEmailVerified: t.boolean({
+    firstName: t.exposeString('firstName', { nullable: true, description: 'First name.' }),
+    lastName: t.exposeString('lastName', { nullable: true, description: 'Last name.' }),
+    email: t.exposeString('email', { nullable: true, description: 'E-mail address.' }),
+    isEmailVerified: t.exposeBoolean('isEmailVerified', {
       nullable: true,
       description: 'Whether the e-mail address is verified.',
-      resolve: (u) => u.isEmailVerified,
     }),
-    hedgehogConfig: t.field({
+    hedgehogConfig: t.expose('hedgehogConfig', {
       type: 'JSON',
       nullable: true,
       description: 'The user’s hedgehog settings, as the upstream sends them.',
-      resolve: (u) => u.hedgehogConfig,
     }),
   }),
 });

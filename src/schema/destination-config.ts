@@ -50,29 +50,26 @@ builder.objectType(DestinationConfigRef, {
     order: t.exposeInt('order', {
       description: 'Its position in the pipeline (the upstream lists by order, then plugin).',
     }),
-    name: t.string({ nullable: true, description: 'Its name.', resolve: (c) => c.name }),
-    description: t.string({ nullable: true, description: 'Its description.', resolve: (c) => c.description }),
+    name: t.exposeString('name', { nullable: true, description: 'Its name.' }),
+    description: t.exposeString('description', { nullable: true, description: 'Its description.' }),
     deleted: t.exposeBoolean('deleted', { description: 'Whether it is soft-deleted.' }),
-    filters: t.field({
+    filters: t.expose('filters', {
       type: 'JSON',
       nullable: true,
       description: 'Which events reach it, as the upstream stores them.',
-      resolve: (c) => c.filters,
     }),
-    config: t.field({
+    config: t.expose('config', {
       type: 'JSON',
       nullable: true,
       description:
         'The plugin settings: an object (PostHog, secrets masked) or a string (as the interface document types it).',
-      resolve: (c) => c.config,
     }),
-    error: t.field({
+    error: t.expose('error', {
       type: 'JSON',
       nullable: true,
       description: 'The last error, if the upstream reports one.',
-      resolve: (c) => c.error,
     }),
-    teamId: t.int({ nullable: true, description: 'The upstream team id.', resolve: (c) => c.teamId }),
+    teamId: t.exposeInt('teamId', { nullable: true, description: 'The upstream team id.' }),
     pluginInfo: t.field({
       type: 'JSON',
       nullable: true,
@@ -85,17 +82,15 @@ builder.objectType(DestinationConfigRef, {
       description: 'The share of events delivered in the last 24 hours, in [0, 1].',
       resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'deliveryRate24h'),
     }),
-    createdAt: t.field({
+    createdAt: t.expose('createdAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When it was created.',
-      resolve: (c) => c.createdAt,
     }),
-    updatedAt: t.field({
+    updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When it last changed.',
-      resolve: (c) => c.updatedAt,
     }),
   }),
 });
@@ -131,16 +126,14 @@ builder.objectType(DestinationFrontendRef, {
   description: 'What the upstream serves as a config’s frontend.',
   fields: (t) => ({
     contentType: t.exposeString('contentType', { description: 'The upstream’s Content-Type.' }),
-    config: t.field({
+    config: t.expose('config', {
       type: DestinationConfigRef,
       nullable: true,
       description: 'Set when the upstream answers with a config object (as the interface document says).',
-      resolve: (f) => f.config,
     }),
-    source: t.string({
+    source: t.exposeString('source', {
       nullable: true,
       description: 'Set when the upstream answers with JavaScript source (as PostHog does).',
-      resolve: (f) => f.source,
     }),
   }),
 });

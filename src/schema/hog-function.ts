@@ -39,17 +39,16 @@ HogFunctionTemplateRef.implement({
     id: t.exposeString('id', {
       description: 'The template’s id, e.g. template-webhook or plugin-<repository>.',
     }),
-    name: t.string({ nullable: true, description: 'Its name.', resolve: (x) => x.name }),
-    description: t.string({ nullable: true, description: 'Its description.', resolve: (x) => x.description }),
-    type: t.string({ nullable: true, description: 'The type of function it makes.', resolve: (x) => x.type }),
-    status: t.string({ nullable: true, description: 'stable, beta, alpha, …', resolve: (x) => x.status }),
-    category: t.field({
+    name: t.exposeString('name', { nullable: true, description: 'Its name.' }),
+    description: t.exposeString('description', { nullable: true, description: 'Its description.' }),
+    type: t.exposeString('type', { nullable: true, description: 'The type of function it makes.' }),
+    status: t.exposeString('status', { nullable: true, description: 'stable, beta, alpha, …' }),
+    category: t.expose('category', {
       type: 'JSON',
       nullable: true,
       description: 'Its categories.',
-      resolve: (x) => x.category,
     }),
-    iconUrl: t.string({ nullable: true, description: 'Its icon.', resolve: (x) => x.iconUrl }),
+    iconUrl: t.exposeString('iconUrl', { nullable: true, description: 'Its icon.' }),
   }),
 });
 
@@ -62,7 +61,7 @@ HogFunctionStatusRef.implement({
         '0 unknown, 1 healthy, 2 degraded, 3 disabled, 11 forcefully degraded, 12 forcefully disabled.',
     }),
     name: t.string({ description: 'The state’s name.', resolve: (s) => STATUS_NAMES[s.state] ?? 'unknown' }),
-    tokens: t.float({ nullable: true, description: 'Its rate-limit tokens.', resolve: (s) => s.tokens }),
+    tokens: t.exposeFloat('tokens', { nullable: true, description: 'Its rate-limit tokens.' }),
   }),
 });
 
@@ -95,59 +94,51 @@ builder.objectType(HogFunctionRef, {
       description:
         'destination, site_destination, internal_destination, source_webhook, site_app, transformation, transformation_log, legacy_destination, or one PostHog adds later.',
     }),
-    name: t.string({ nullable: true, description: 'Its name.', resolve: (fn) => fn.name }),
-    description: t.string({
+    name: t.exposeString('name', { nullable: true, description: 'Its name.' }),
+    description: t.exposeString('description', {
       nullable: true,
       description: 'Its description.',
-      resolve: (fn) => fn.description,
     }),
     enabled: t.exposeBoolean('enabled', { description: 'Whether it runs.' }),
-    createdAt: t.field({
+    createdAt: t.expose('createdAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When it was made.',
-      resolve: (fn) => fn.createdAt,
     }),
-    updatedAt: t.field({
+    updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When it last changed.',
-      resolve: (fn) => fn.updatedAt,
     }),
-    createdBy: t.field({
+    createdBy: t.expose('createdBy', {
       type: ActivityUserRef,
       nullable: true,
       description: 'Who made it.',
-      resolve: (fn) => fn.createdBy,
     }),
-    hog: t.string({ nullable: true, description: 'Its Hog source code.', resolve: (fn) => fn.hog }),
+    hog: t.exposeString('hog', { nullable: true, description: 'Its Hog source code.' }),
     inputsSchema: t.field(json('The inputs it takes.', (fn) => fn.inputsSchema)),
     inputs: t.field(json('Its inputs; a secret one reads {"secret": true}.', (fn) => fn.inputs)),
     filters: t.field(json('Which events reach it.', (fn) => fn.filters)),
     masking: t.field(json('How it masks repeated events.', (fn) => fn.masking)),
     mappings: t.field(json('Its mappings.', (fn) => fn.mappings)),
-    iconUrl: t.string({ nullable: true, description: 'Its icon.', resolve: (fn) => fn.iconUrl }),
-    template: t.field({
+    iconUrl: t.exposeString('iconUrl', { nullable: true, description: 'Its icon.' }),
+    template: t.expose('template', {
       type: HogFunctionTemplateRef,
       nullable: true,
       description: 'Its template.',
-      resolve: (fn) => fn.template,
     }),
-    status: t.field({
+    status: t.expose('status', {
       type: HogFunctionStatusRef,
       nullable: true,
       description: 'How it runs.',
-      resolve: (fn) => fn.status,
     }),
-    executionOrder: t.int({
+    executionOrder: t.exposeInt('executionOrder', {
       nullable: true,
       description: 'Its place among transformations.',
-      resolve: (fn) => fn.executionOrder,
     }),
-    version: t.int({
+    version: t.exposeInt('version', {
       nullable: true,
       description: 'Bumped by each change to its code, inputs or filters.',
-      resolve: (fn) => fn.version,
     }),
   }),
 });

@@ -15,8 +15,9 @@ import './node.ts';
 import './subscription.ts';
 import { builder } from './builder.ts';
 import { GATEWAY_DIRECTIVES } from './directives.ts';
+import { readPlainFieldsInline } from './plain-fields.ts';
 
-export const schema = builder.toSchema({ directives: GATEWAY_DIRECTIVES });
+export const schema = readPlainFieldsInline(builder.toSchema({ directives: GATEWAY_DIRECTIVES }));
 
 /** schema.graphql's text: sorted, so that the committed file changes only when the schema does. */
 export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

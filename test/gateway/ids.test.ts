@@ -1,6 +1,7 @@
 // One global id per object whatever path reached it, `@current` never inside an id or a cursor,
 // and cursors that need no secret: they work in another gateway process over the same upstream.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { configGlobalId, decodeGlobalId, shortBase64 } from '../../src/schema/global-id.ts';
 import {
   configId,
   DIALECTS,
@@ -163,6 +164,29 @@ describe('cursors without a secret', () => {
       expect(thereLog.data.project.activityLog.edges).toHaveLength(10);
     } finally {
       await replica.close();
+    }
+  });
+});
+
+describe('global ids encoded by hand', () => {
+  it('are the base64 Buffer writes of the id text, every length and character class', () => {
+    const texts = [
+      '',
+      'é',
+      '1:€',
+      '@current:1',
+      ...Array.from({ length: 30 }, (_, n) => '7:'.padEnd(n, '0')),
+    ];
+    for (let code = 0; code < 0x80; code++) texts.push(`1:${String.fromCharCode(code)}`);
+    for (const text of texts) expect(shortBase64(text)).toBe(Buffer.from(text, 'utf8').toString('base64'));
+    for (const [projectId, id] of [
+      ['1', 1],
+      ['2', 60],
+      ['123456789', 2147483647],
+    ] as const) {
+      const encoded = configGlobalId(projectId, id);
+      expect(encoded).toBe(Buffer.from(`DestinationConfig:${projectId}:${id}`).toString('base64'));
+      expect(decodeGlobalId(encoded)).toEqual({ typename: 'DestinationConfig', projectId, databaseId: id });
     }
   });
 });
