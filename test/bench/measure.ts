@@ -5,7 +5,14 @@ import { CLOCK_TICKS, cpuTicks, type Process, rssBytes } from './processes.ts';
 import { MESH, type Scenario } from './scenarios.ts';
 
 const QUICK = process.argv.includes('--quick');
-const SECONDS = QUICK ? 2 : 10;
+/**
+ * Timed rounds per contender and their length. Four rounds of 5 s rather than two of 10: the same
+ * time under load, but taken in turn twice as often, so that the machine's drift over a scenario
+ * (a 2-core VM's CPU per operation moved by 15-25 % over a minute) falls on every contender
+ * alike, and a peak RSS is the largest of four.
+ */
+export const ROUNDS = QUICK ? 1 : 4;
+export const SECONDS = QUICK ? 2 : 5;
 export const CONNECTIONS = 50;
 
 export async function control(upstreamUrl: string, method: string, path: string, body?: unknown) {

@@ -27,7 +27,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RedisServer } from '../shared-state/processes.ts';
-import { CONNECTIONS, check, control, type Figures, measure, runningIn } from './measure.ts';
+import { CONNECTIONS, check, control, type Figures, measure, ROUNDS, runningIn, SECONDS } from './measure.ts';
 import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
 import { type BenchDialect, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
@@ -36,8 +36,6 @@ const QUICK = process.argv.includes('--quick');
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 /** `--no-rivals`: leave Apollo and Mesh out (no install). */
 const RIVALS = !process.argv.includes('--no-rivals');
-const ROUNDS = QUICK ? 1 : 2;
-const SECONDS = QUICK ? 2 : 10;
 const WARM_UP_SECONDS = QUICK ? 1 : 2;
 /**
  * The V8 setting docs/operating.md (Deploying) offers for trading memory for CPU: a young generation of
@@ -273,7 +271,8 @@ async function measureScenarios(
     const rounds: Record<string, Figures[]> = Object.fromEntries(running.map((c) => [c.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // Every other round in reverse, so that no contender is always measured after the same one
-      // (what ran before leaves the machine's caches, and the upstream's heap, as it left them).
+      // (what ran before leaves the machine's caches, and the upstream's heap, as it left them),
+      // and a steady drift of the machine's speed weighs the same on each.
       for (const c of round % 2 === 0 ? running : [...running].reverse()) {
         rounds[c.name]!.push({
           ...(await measure(c, scenario, key)),
