@@ -64,7 +64,10 @@ interface Result {
   scenario: string;
   dialect: BenchDialect;
   contender: string;
+  /** The rounds' mean; the peak RSS is their largest. */
   figures: Figures;
+  /** Each round's own figures, in the order they were taken: how far the rounds spread. */
+  rounds: Figures[];
 }
 
 interface Idle {
@@ -286,7 +289,7 @@ async function measureScenarios(
         Object.keys(all[0]!).map((k) => [k, mean(all.map((f) => f[k as keyof Figures]))]),
       ) as unknown as Figures;
       figures.peakRssMb = Math.max(...all.map((f) => f.peakRssMb));
-      results.push({ scenario: scenario.name, dialect, contender: c.name, figures });
+      results.push({ scenario: scenario.name, dialect, contender: c.name, figures, rounds: all });
     }
     console.error(`measured: ${scenario.name} (${dialect})`);
   }
