@@ -252,8 +252,9 @@ async function measureIdle(contenders: Process[], scenario: Scenario, upstreamUr
 }
 
 /**
- * Each scenario of one dialect, each contender that runs it: a warm-up, then ROUNDS rounds taken
- * in turn (forward, then back); the rounds' mean (the peak RSS: their largest).
+ * Each scenario of one dialect, each contender that runs it: ROUNDS rounds taken in turn
+ * (forward, then back), each right after its own warm-up; the rounds' mean (the peak RSS: their
+ * largest).
  */
 async function measureScenarios(
   scenarios: Scenario[],
@@ -268,15 +269,19 @@ async function measureScenarios(
     const running = runningIn(contenders, scenario);
     const callsPerOp: Record<string, number> = {};
     for (const c of running) callsPerOp[c.name] = await check(c, scenario, upstreamUrl, key);
-    // Untimed load first: a first round would otherwise also measure V8 compiling this
-    // scenario's paths, more for whoever the round meets first.
-    for (const c of running) await measure(c, scenario, key, WARM_UP_SECONDS);
     const rounds: Record<string, Figures[]> = Object.fromEntries(running.map((c) => [c.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // Every other round in reverse, so that no contender is always measured after the same one
       // (what ran before leaves the machine's caches, and the upstream's heap, as it left them),
       // and a steady drift of the machine's speed weighs the same on each.
       for (const c of round % 2 === 0 ? running : [...running].reverse()) {
+        // Untimed load right before each round. A contender waits minutes between its rounds
+        // while the others run, and V8 shrinks an idle heap: a round that began from a shrunk
+        // young generation scavenged more often and cost up to 1.8x the CPU per operation of
+        // one that did not (the same build, the same scenario, alternate rounds), and whose
+        // rounds fell so decided the ratio. Before the first round it also keeps V8 compiling
+        // this scenario's paths out of the measurement.
+        await measure(c, scenario, key, WARM_UP_SECONDS);
         rounds[c.name]!.push({
           ...(await measure(c, scenario, key)),
           upstreamCallsPerOp: callsPerOp[c.name]!,
