@@ -275,12 +275,12 @@ async function measureScenarios(
       // (what ran before leaves the machine's caches, and the upstream's heap, as it left them),
       // and a steady drift of the machine's speed weighs the same on each.
       for (const c of round % 2 === 0 ? running : [...running].reverse()) {
-        // Untimed load right before each round. A contender waits minutes between its rounds
-        // while the others run, and V8 shrinks an idle heap: a round that began from a shrunk
-        // young generation scavenged more often and cost up to 1.8x the CPU per operation of
-        // one that did not (the same build, the same scenario, alternate rounds), and whose
-        // rounds fell so decided the ratio. Before the first round it also keeps V8 compiling
-        // this scenario's paths out of the measurement.
+        // Untimed load right before each round: the round measures a server already under
+        // load, not one waking from minutes of idling while the others ran. Before the first
+        // round it also keeps V8 compiling this scenario's paths out of the measurement. It
+        // does not settle the heap: a process still runs small (and dearer per operation) or
+        // grown for minutes at a time (docs/performance.md, "Rounds that began from a shrunk
+        // heap"), which is why each round's figures are kept.
         await measure(c, scenario, key, WARM_UP_SECONDS);
         rounds[c.name]!.push({
           ...(await measure(c, scenario, key)),
