@@ -1,12 +1,11 @@
 // A project's activity log as this request reads it: pages of the cursor list (filtered upstream
 // by scope, item_id and user), important changes, and the bookmark write.
-import type DataLoader from 'dataloader';
 import type { CallerUpstream } from '../upstream/call.ts';
 import { normalizeEntry, normalizeImportantChanges } from '../upstream/normalize.ts';
 import { type CursorPage, normalizeCursorPage } from '../upstream/pages.ts';
 import { PATHS } from '../upstream/paths.ts';
 import type { ActivityEntryRecord, ImportantChangesRecord } from '../upstream/records.ts';
-import { jsonKey, perKeyLoader } from './one-at-a-time.ts';
+import { jsonKey, type PerKeyLoader, perKeyLoader } from './one-at-a-time.ts';
 
 export interface ActivityFilters {
   scope?: string | null;
@@ -40,8 +39,8 @@ export interface Bookmarked {
 }
 
 export class Activity {
-  private pageLoader?: DataLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>;
-  private importantLoader?: DataLoader<ImportantChangesKey, ImportantChangesRecord, string>;
+  private pageLoader?: PerKeyLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>;
+  private importantLoader?: PerKeyLoader<ImportantChangesKey, ImportantChangesRecord, string>;
 
   constructor(private readonly upstream: CallerUpstream) {}
 

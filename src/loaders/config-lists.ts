@@ -2,7 +2,6 @@
 // this request read, which configs they hold (listed-configs.ts), and which are still in flight.
 // A by-id read waits for a project's lists in flight, and reads list pages itself when several
 // configs of one project are wanted and pages are fewer calls than a retrieve each.
-import type DataLoader from 'dataloader';
 import { CURRENT_PROJECT } from '../ids.ts';
 import type { CallerUpstream } from '../upstream/call.ts';
 import { normalizeConfig } from '../upstream/normalize.ts';
@@ -11,7 +10,7 @@ import { PATHS } from '../upstream/paths.ts';
 import type { ConfigRecord } from '../upstream/records.ts';
 import type { CurrentProject } from './current-project.ts';
 import { type ConfigKey, configKey, ListedConfigs } from './listed-configs.ts';
-import { jsonKey, perKeyLoader } from './one-at-a-time.ts';
+import { jsonKey, type PerKeyLoader, perKeyLoader } from './one-at-a-time.ts';
 import type { PageKey } from './projects.ts';
 
 /** Below this many configs of one project, one retrieve each beats reading list pages. */
@@ -25,7 +24,7 @@ export class ConfigLists {
   readonly listed = new ListedConfigs();
   /** List pages in flight, per project: a by-id read waits for them before retrieving. */
   private readonly pending = new Map<string, Set<Promise<unknown>>>();
-  private pageLoader?: DataLoader<ConfigPageKey, OffsetPage<ConfigRecord>, string>;
+  private pageLoader?: PerKeyLoader<ConfigPageKey, OffsetPage<ConfigRecord>, string>;
 
   constructor(
     private readonly upstream: CallerUpstream,

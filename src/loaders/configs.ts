@@ -10,17 +10,17 @@ import type { ConfigRecord, FrontendRecord } from '../upstream/records.ts';
 import { ConfigLists, type ConfigPageKey } from './config-lists.ts';
 import type { CurrentProject } from './current-project.ts';
 import { type ConfigKey, configKey } from './listed-configs.ts';
-import { perKeyLoader } from './one-at-a-time.ts';
+import { type PerKeyLoader, perKeyLoader } from './one-at-a-time.ts';
 
 /** Fields some answers leave out (see ConfigRecord). */
 export type FieldListsMayLack = 'pluginInfo' | 'deliveryRate24h';
 
 export class Configs {
   private readonly lists: ConfigLists;
-  private retrieveLoader?: DataLoader<ConfigKey, ConfigRecord, string>;
+  private retrieveLoader?: PerKeyLoader<ConfigKey, ConfigRecord, string>;
   private heldLoader?: DataLoader<ConfigKey, ConfigRecord, string>;
   private viaListsLoader?: DataLoader<ConfigKey, ConfigRecord, string>;
-  private frontendLoader?: DataLoader<ConfigKey, FrontendRecord, string>;
+  private frontendLoader?: PerKeyLoader<ConfigKey, FrontendRecord, string>;
 
   constructor(
     private readonly upstream: CallerUpstream,
@@ -93,7 +93,7 @@ export class Configs {
   }
 
   /** Always a GET of the config itself. */
-  private retrieve(): DataLoader<ConfigKey, ConfigRecord, string> {
+  private retrieve(): PerKeyLoader<ConfigKey, ConfigRecord, string> {
     this.retrieveLoader ??= perKeyLoader(async (key: ConfigKey) => {
       const answer = await this.upstream.request({
         method: 'GET',

@@ -9,7 +9,7 @@ import { normalizeHogFunction, normalizeHogFunctionLog } from '../upstream/norma
 import { normalizeOffsetPage, type OffsetPage } from '../upstream/pages.ts';
 import { PATHS } from '../upstream/paths.ts';
 import type { HogFunctionLogRecord, HogFunctionRecord } from '../upstream/records.ts';
-import { jsonKey, perKeyLoader } from './one-at-a-time.ts';
+import { jsonKey, type PerKeyLoader, perKeyLoader } from './one-at-a-time.ts';
 
 export interface HogFunctionKey {
   projectId: string;
@@ -61,11 +61,11 @@ const hogKey = (key: HogFunctionKey) => `${key.projectId}/${key.uuid}`;
 export class HogFunctions {
   /** Functions this request read in list pages, by project and UUID. */
   private readonly listed = new Map<string, HogFunctionRecord>();
-  private pageLoader?: DataLoader<HogFunctionPageKey, OffsetPage<HogFunctionRecord>, string>;
-  private retrieveLoader?: DataLoader<HogFunctionKey, HogFunctionRecord, string>;
+  private pageLoader?: PerKeyLoader<HogFunctionPageKey, OffsetPage<HogFunctionRecord>, string>;
+  private retrieveLoader?: PerKeyLoader<HogFunctionKey, HogFunctionRecord, string>;
   private viaListsLoader?: DataLoader<HogFunctionKey, HogFunctionRecord, string>;
-  private logsLoader?: DataLoader<HogFunctionLogsKey, HogFunctionLogPage, string>;
-  private metricsLoader?: DataLoader<HogFunctionMetricsKey, HogFunctionMetricsRecord, string>;
+  private logsLoader?: PerKeyLoader<HogFunctionLogsKey, HogFunctionLogPage, string>;
+  private metricsLoader?: PerKeyLoader<HogFunctionMetricsKey, HogFunctionMetricsRecord, string>;
 
   constructor(private readonly upstream: CallerUpstream) {}
 
@@ -151,7 +151,7 @@ export class HogFunctions {
     return this.metricsLoader.load(key);
   }
 
-  private retrieve(): DataLoader<HogFunctionKey, HogFunctionRecord, string> {
+  private retrieve(): PerKeyLoader<HogFunctionKey, HogFunctionRecord, string> {
     this.retrieveLoader ??= perKeyLoader(async (key: HogFunctionKey) => {
       const answer = await this.upstream.request({
         method: 'GET',

@@ -1,12 +1,11 @@
 // Projects as this request has read them: by id (GET /api/projects/:id/) and as list pages
 // (GET /api/projects/), each page priming the by-id reads.
-import type DataLoader from 'dataloader';
 import type { CallerUpstream } from '../upstream/call.ts';
 import { normalizeProject } from '../upstream/normalize.ts';
 import { normalizeOffsetPage, type OffsetPage } from '../upstream/pages.ts';
 import { PATHS } from '../upstream/paths.ts';
 import type { ProjectRecord } from '../upstream/records.ts';
-import { jsonKey, perKeyLoader } from './one-at-a-time.ts';
+import { jsonKey, type PerKeyLoader, perKeyLoader } from './one-at-a-time.ts';
 
 export interface PageKey {
   limit: number;
@@ -14,8 +13,8 @@ export interface PageKey {
 }
 
 export class Projects {
-  private byIdLoader?: DataLoader<string, ProjectRecord>;
-  private pageLoader?: DataLoader<PageKey, OffsetPage<ProjectRecord>, string>;
+  private byIdLoader?: PerKeyLoader<string, ProjectRecord>;
+  private pageLoader?: PerKeyLoader<PageKey, OffsetPage<ProjectRecord>, string>;
 
   constructor(private readonly upstream: CallerUpstream) {}
 
@@ -52,7 +51,7 @@ export class Projects {
   }
 
   /** Made on first use, as every loader here: most requests need few of them. */
-  private byId(): DataLoader<string, ProjectRecord> {
+  private byId(): PerKeyLoader<string, ProjectRecord> {
     this.byIdLoader ??= perKeyLoader(async (id: string) => {
       const answer = await this.upstream.request({ method: 'GET', path: PATHS.project(id) });
       return normalizeProject(answer.body, id);
