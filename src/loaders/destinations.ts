@@ -82,11 +82,15 @@ export class Destinations {
     pageAt: (offset: number) => Promise<{ count: number; head(n: number): T[] }>,
   ): Promise<T[]> {
     const first = await pageAt(0);
+    // Read now, not after the rest arrive: a page read whole lets its answer's bytes go (pages.ts).
+    const items = first.head(PAGE_SIZE);
     const pages = Math.min(MAX_PAGES, Math.ceil(first.count / PAGE_SIZE));
     const rest = await Promise.all(
-      Array.from({ length: Math.max(0, pages - 1) }, (_, i) => pageAt((i + 1) * PAGE_SIZE)),
+      Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
+        pageAt((i + 1) * PAGE_SIZE).then((page) => page.head(PAGE_SIZE)),
+      ),
     );
-    return [first, ...rest].flatMap((page) => page.head(PAGE_SIZE));
+    return items.concat(...rest);
   }
 
   /**

@@ -1,6 +1,8 @@
 // A list page read two ways: whole, for a connection that shows every entry, and by id, for a
 // cross-link that names a few configs. Both give what parsing the page whole gave, and a bad
 // entry fails where it is read, not the entries beside it.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ListedConfigs } from '../../src/loaders/listed-configs.ts';
 import { normalizeConfig } from '../../src/upstream/normalize.ts';
@@ -25,6 +27,46 @@ describe('a list page', () => {
     expect(head[0]).toBe(page.at(0));
     expect(page.head(10).map((c) => c.name)).toEqual(['c1', 'c2', 'c3']);
     expect(pageOf(config(1), config(2), config(3)).head(10)).toEqual([0, 1, 2].map((i) => page.at(i)));
+  });
+
+  it("lets its answer's bytes go once its head has read every entry, and answers as before", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const answer = (entries: number) => ({
+      chunks: [
+        Buffer.from(
+          `{"count": ${entries}, "results": [${[1, 2, 3]
+            .slice(0, entries)
+            .map((id) => config(id))
+            .join(', ')}]}`,
+        ),
+      ],
+    });
+    const read = (raw: unknown) => normalizeConfig(raw, '1', 'list');
+    const whole = answer(3);
+    const partly = answer(3);
+    const bytesOf = (a: { chunks: Buffer[] }) => new WeakRef(a.chunks[0]!);
+    const [wholeBytes, partlyBytes] = [bytesOf(whole), bytesOf(partly)];
+    const readWhole = normalizeOffsetPage(whole, read);
+    const readPartly = normalizeOffsetPage(partly, read);
+    whole.chunks.length = 0;
+    partly.chunks.length = 0;
+    expect(readWhole.head(100).map((c) => c.databaseId)).toEqual([1, 2, 3]);
+    expect(readPartly.head(2).map((c) => c.databaseId)).toEqual([1, 2]);
+    // A fresh turn: nothing on the stack still points at them.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(wholeBytes.deref()).toBeUndefined();
+    // A page read in part keeps them, for the entries not read yet.
+    expect(partlyBytes.deref()).toBeDefined();
+    expect(readPartly.member(2, 'id')).toBe(3);
+    expect([readWhole.size, readWhole.has(2), readWhole.has(3), readWhole.at(2).name]).toEqual([
+      3,
+      true,
+      false,
+      'c3',
+    ]);
+    expect(readWhole.head(2)).toEqual(readWhole.head(3).slice(0, 2));
   });
 
   it('fails its head at the bad entry when the answer is not JSON past the good ones', () => {
