@@ -186,6 +186,23 @@ describe('per-request loading', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('reads a failing retrieve once when two fields need it: both get its error, no second call', async () => {
+    h.upstream.faults.add({ path: `/${RETRIEVE.source}/`, action: { kind: 'status', status: 404 } });
+    // A list answer carries no plugin_info: each field's pluginInfo is a retrieve of the config.
+    const { body } = await h.gql(`{ project(projectId: "1") {
+      a: destinationConfigs(first: 1) { edges { node { pluginInfo } } }
+      b: destinationConfigs(first: 1) { edges { node { name pluginInfo } } }
+    } }`);
+    expect(body.errors).toHaveLength(2);
+    const [first, second] = body.errors;
+    expect(first.extensions.code).toBe(second.extensions.code);
+    expect(first.message).toBe(second.message);
+    expect(body.data.project.b.edges[0].node.name).toEqual(expect.any(String));
+    const calls = h.upstreamCalls();
+    expect(calls.filter((c) => c.path.endsWith('/pipeline_destination_configs/'))).toHaveLength(1);
+    expect(retrieves(calls)).toHaveLength(1);
+  });
+
   it('keeps two callers apart: each gets what its key may see, and the upstream receives each one’s key', async () => {
     const query =
       '{ projects { edges { node { projectId } } } project(projectId: "@current") { destinationConfigs(first: 1) { totalCount } } }';
