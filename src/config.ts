@@ -53,6 +53,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Worker processes sharing the port (node:cluster); 1 serves in this process. */
   workers: number;
+  /** V8's old-generation growth factor as 1 + percent/100 (heap-growth.ts); 0: V8's own. */
+  heapGrowingPercent: number;
   metrics: {
     enabled: boolean;
     /** null: GET /metrics needs no token. */
@@ -241,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     corsOrigins: read('CORS_ORIGINS', list, null),
     shutdownGraceMs: read('SHUTDOWN_GRACE_MS', integer(0, 600_000), 10_000),
     workers: read('WORKERS', workers, 1),
+    heapGrowingPercent: read('HEAP_GROWING_PERCENT', integer(0, 1_000), 150),
     metrics: Object.freeze({ enabled: read('METRICS', flag, true), token: metricsToken }),
     tracing: tracingEndpoint
       ? Object.freeze({

@@ -5,6 +5,7 @@
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.ts';
 import { startGateway, TRACE_FLUSH_MS } from './gateway.ts';
+import { setHeapGrowth } from './heap-growth.ts';
 import { serveClusterMetrics } from './observability/cluster-metrics.ts';
 import { createLogger } from './observability/operation-log.ts';
 import { connectRedis } from './shared-state/index.ts';
@@ -30,6 +31,9 @@ function exitIfRedisUnavailable(error: unknown): never {
   console.error(`gateway: ${error.message}`);
   process.exit(1);
 }
+
+// Before anything under load: the old generation grows at one pace, idle spells or not.
+setHeapGrowth(config.heapGrowingPercent, process.execArgv);
 
 const logger = createLogger(config.logLevel);
 // Nothing a request does may take the process down; a stray rejection is logged, not fatal.

@@ -13,6 +13,7 @@ describe('configuration from the environment', () => {
     expect(config.graphiql).toBe(true);
     expect(config.limits.depth).toBe(12);
     expect(config.workers).toBe(1);
+    expect(config.heapGrowingPercent).toBe(150);
     expect(config.metrics).toEqual({ enabled: true, token: null });
     expect(config.tracing).toBeNull();
     expect(config.corsOrigins).toBeNull();
@@ -28,6 +29,7 @@ describe('configuration from the environment', () => {
       LOG_LEVEL: 'warn',
       CORS_ORIGINS: ' https://a.example , https://b.example,',
       WORKERS: 'auto',
+      HEAP_GROWING_PERCENT: '0',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
       METRICS_TOKEN: 'a-token-of-16-chars',
     });
@@ -38,6 +40,7 @@ describe('configuration from the environment', () => {
     expect(config.logLevel).toBe('warn');
     expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(config.workers).toBe(availableParallelism());
+    expect(config.heapGrowingPercent).toBe(0);
     expect(config.tracing).toEqual({
       endpoint: 'http://collector:4318/',
       serviceName: 'destinations-graphql-gateway',

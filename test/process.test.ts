@@ -16,8 +16,9 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-function startGateway(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/** `nodeArguments`: node's own, before the script (V8 flags). */
+function startGateway(env: Record<string, string>, nodeArguments: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArguments, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -138,5 +139,37 @@ describe('the gateway process', () => {
       expect(gateway.output().stderr).toMatch(new RegExp(`invalid configuration: ${name}=`));
       await gateway.url.catch(() => undefined);
     }
+  });
+
+  // V8 prints each mark-compact's new old-generation limit with the factor it used
+  // (--trace-gc-verbose): the first one after the gateway listens is read, with requests sent
+  // until there is one. heap-growth.ts says why the factor is fixed.
+  describe('V8 heap growth', () => {
+    const LIMIT = /\[HeapController\] Limit: .*\((\d+\.\d+)\)/;
+
+    async function growthFactorUnderLoad(env: Record<string, string>, nodeArguments: string[] = []) {
+      const gateway = startGateway(env, ['--trace-gc-verbose', ...nodeArguments]);
+      const url = await gateway.url;
+      const sinceListening = () => gateway.output().stdout.split(/GraphiQL at .*\n/)[1] ?? '';
+      for (let sent = 0; sent < 3_000 && !LIMIT.test(sinceListening()); sent++) {
+        await (await post(url, EXAMPLE_QUERY, 'phx_full')).arrayBuffer();
+      }
+      return LIMIT.exec(sinceListening())?.[1];
+    }
+
+    it('is fixed at 2.5x by default, so an idle spell cannot leave the heap growing slowly', async () => {
+      expect(await growthFactorUnderLoad({})).toBe('2.5');
+    });
+
+    it('is set by HEAP_GROWING_PERCENT, and left to V8 at 0', async () => {
+      expect(await growthFactorUnderLoad({ HEAP_GROWING_PERCENT: '100' })).toBe('2.0');
+      const v8sOwn = await growthFactorUnderLoad({ HEAP_GROWING_PERCENT: '0' });
+      expect(v8sOwn).toMatch(/^\d/);
+      expect(v8sOwn).not.toBe('2.5');
+    });
+
+    it('is left as node was told when the flag is given to node itself', async () => {
+      expect(await growthFactorUnderLoad({}, ['--heap-growing-percent=50'])).toBe('1.5');
+    });
   });
 });
