@@ -15,6 +15,7 @@ import { useLimits } from './limits/index.ts';
 import { useLiveQueries } from './live/live-queries.ts';
 import { useRelayedResults } from './live/relayed-results.ts';
 import type { LiveServices } from './live/services.ts';
+import { keptAcrossRequests } from './loaders/index.ts';
 import { useOperatorEndpoints } from './observability/endpoints.ts';
 import type { MaskedErrors } from './observability/operation-log.ts';
 import { useOperationRecords } from './observability/operation-record.ts';
@@ -70,6 +71,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const { metrics, listeners, observe } = observabilityFor(config, deps, masked);
   const { manifest, only } = config.persistedOperations;
   const { live } = deps;
+  const kept = keptAcrossRequests();
   return createYoga<NodeServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -94,6 +96,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
           maxUpstreamCalls: config.limits.upstreamCalls,
           observe,
           live,
+          kept,
         },
         request,
         { res },

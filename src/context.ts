@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { authorizationOf } from './caller-key.ts';
 import { tooComplex } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
-import { createLoaders, type Loaders } from './loaders/index.ts';
+import { createLoaders, type KeptAcrossRequests, type Loaders } from './loaders/index.ts';
 import { requestIdOf } from './observability/request-id.ts';
 import type { UpstreamAttempt, UpstreamObserver } from './upstream/call.ts';
 import type { UpstreamClient } from './upstream/client.ts';
@@ -46,6 +46,8 @@ export interface ContextDeps {
   /** What sees this request's upstream attempts (metrics, its trace); none when all are off. */
   observe?: (request: Request, requestId: string) => UpstreamObserver | undefined;
   live?: LiveServices;
+  /** The gateway's, shared by its requests: what loaders keep under a key's hash. */
+  kept: KeptAcrossRequests;
 }
 
 /** What node's HTTP server hands yoga besides the request (absent when called through fetch). */
@@ -140,7 +142,7 @@ export function createContext(
         }
       },
     });
-    return { loaders: createLoaders(upstream), calls };
+    return { loaders: createLoaders(upstream, deps.kept), calls };
   };
 
   return {

@@ -3,9 +3,11 @@
 // supersedes (same template: `plugin-<repository>`, PR #97648). An upstream without one of the
 // two lists (PostHog before hog functions; PostHog after PR #97440) contributes none of it.
 import { GraphQLError } from 'graphql';
+import type { KeyHash } from '../caller-key.ts';
 import type { ConfigRecord, HogFunctionRecord } from '../upstream/records.ts';
 import type { Configs } from './configs.ts';
 import type { HogFunctions } from './hog-functions.ts';
+import type { PluginTemplates } from './plugin-templates.ts';
 
 export type DestinationRecord = ConfigRecord | HogFunctionRecord;
 
@@ -28,6 +30,9 @@ export class Destinations {
   constructor(
     private readonly configs: Configs,
     private readonly hogFunctions: HogFunctions,
+    /** What earlier requests of this key read of plugins (plugin-templates.ts). */
+    private readonly templates: PluginTemplates,
+    private readonly keyHash: () => KeyHash | null,
   ) {}
 
   /** Every destination of the project: its hog functions first, then its plugin configs. */
@@ -95,17 +100,25 @@ export class Destinations {
 
   /**
    * The configs whose plugin no enabled legacy_destination stands for. A list answer carries no
-   * plugin URL: one retrieve per distinct plugin says it (the first config of each plugin).
+   * plugin URL: one retrieve per distinct plugin says it (the first config of each plugin), unless
+   * an earlier request of this key read that plugin already.
    */
   private async notSuperseded(configs: ConfigRecord[], superseding: Set<string>): Promise<ConfigRecord[]> {
-    const firstOfPlugin = new Map<number, ConfigRecord>();
-    for (const config of configs)
-      if (!firstOfPlugin.has(config.plugin)) firstOfPlugin.set(config.plugin, config);
+    const key = this.keyHash();
     const templates = new Map<number, string | null>();
+    const toRead = new Map<number, ConfigRecord>();
+    for (const config of configs) {
+      if (templates.has(config.plugin) || toRead.has(config.plugin)) continue;
+      const known = key === null ? undefined : this.templates.get(key, config.plugin);
+      if (known === undefined) toRead.set(config.plugin, config);
+      else templates.set(config.plugin, known);
+    }
     await Promise.all(
-      [...firstOfPlugin].map(async ([plugin, config]) => {
+      [...toRead].map(async ([plugin, config]) => {
         const info = (await this.configs.fieldOf(config, 'pluginInfo')) as { url?: unknown } | null;
-        templates.set(plugin, templateOfPlugin(info?.url));
+        const template = templateOfPlugin(info?.url);
+        templates.set(plugin, template);
+        if (key !== null) this.templates.set(key, plugin, template);
       }),
     );
     return configs.filter((c) => !superseding.has(templates.get(c.plugin) ?? ''));

@@ -2,7 +2,8 @@
 // every round of a long-lived one) and never shared, so what one caller's key fetched is never
 // served to another. Resolvers call these methods; they never build an upstream request. Within a
 // request, identical reads are made once, list answers serve by-id reads, and writes prime or
-// forget what the request holds.
+// forget what the request holds. The one thing kept beyond a request is what a key was told of
+// legacy plugins, under that key's hash (plugin-templates.ts).
 import type { CallerUpstream } from '../upstream/call.ts';
 import { Activity } from './activity.ts';
 import { ConfigWrites } from './config-writes.ts';
@@ -11,6 +12,7 @@ import { CurrentProject } from './current-project.ts';
 import { Destinations } from './destinations.ts';
 import { HogFunctionWrites } from './hog-function-writes.ts';
 import { HogFunctions } from './hog-functions.ts';
+import { PluginTemplates } from './plugin-templates.ts';
 import { Projects } from './projects.ts';
 
 export interface Loaders {
@@ -24,7 +26,18 @@ export interface Loaders {
   destinations: Destinations;
 }
 
-export function createLoaders(upstream: CallerUpstream): Loaders {
+/**
+ * What loaders keep beyond one request: only facts under a hash of the key that read them
+ * (plugin-templates.ts), made once per gateway.
+ */
+export interface KeptAcrossRequests {
+  pluginTemplates: PluginTemplates;
+}
+
+export const keptAcrossRequests = (): KeptAcrossRequests => ({ pluginTemplates: new PluginTemplates() });
+
+/** `kept`: none (a fresh one) where nothing is to outlive the request. */
+export function createLoaders(upstream: CallerUpstream, kept = keptAcrossRequests()): Loaders {
   const projects = new Projects(upstream);
   const currentProject = new CurrentProject(projects);
   const configs = new Configs(upstream, currentProject);
@@ -37,6 +50,6 @@ export function createLoaders(upstream: CallerUpstream): Loaders {
     activity: new Activity(upstream),
     hogFunctions,
     hogFunctionWrites: new HogFunctionWrites(upstream, hogFunctions, currentProject),
-    destinations: new Destinations(configs, hogFunctions),
+    destinations: new Destinations(configs, hogFunctions, kept.pluginTemplates, () => upstream.keyHash()),
   };
 }

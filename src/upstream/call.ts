@@ -1,6 +1,7 @@
 // What one upstream call is, what it answers, and the seams around it: the caller it is made for
 // (key, deadline, signal, budget) and what operating the gateway observes of it.
 
+import type { KeyHash } from '../caller-key.ts';
 import type { RequestSignal } from './request-signal.ts';
 import type { RetryReason } from './retry.ts';
 
@@ -92,4 +93,6 @@ export interface CallerOptions {
 /** An upstream client bound to one GraphQL request: its caller's key, deadline and signal. */
 export interface CallerUpstream {
   request(call: UpstreamCall): Promise<UpstreamResponse>;
+  /** The caller's key, hashed: what anything kept beyond the request is keyed by (none: no key). */
+  keyHash(): KeyHash | null;
 }

@@ -57,10 +57,13 @@ export class UpstreamClient {
   /** Calls for one round of a GraphQL request's work; its calls go before those of later ones. */
   forCaller(caller: CallerOptions): CallerUpstream {
     const order = this.callersBound++;
-    // Hashed once per round, and only when a budget counts it.
+    // Hashed once per round, and only when a budget counts it or something is kept for the key.
     let key: KeyHash | null = null;
     const keyOf = () => (key ??= hashKey(caller.authorization!));
-    return { request: (call) => this.request(call, caller, order, keyOf) };
+    return {
+      request: (call) => this.request(call, caller, order, keyOf),
+      keyHash: () => (caller.authorization ? keyOf() : null),
+    };
   }
 
   private async request(

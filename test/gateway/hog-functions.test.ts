@@ -377,6 +377,50 @@ describe('Project.destinations: one list over hog functions and plugin configs',
       await h.close();
     }
   });
+
+  it("remembers each plugin's template for the key that read it, and for no other key", async () => {
+    const h = await startHarness({ dialect: 'posthog-2026' });
+    const retrieves = () =>
+      h.upstreamCalls().filter((c) => /pipeline_destination_configs\/\d+\/$/.test(c.path));
+    const ids = (body: { data: { project: { destinations: { edges: { node: DestinationNode }[] } } } }) =>
+      body.data.project.destinations.edges.map((e) => e.node.id);
+    try {
+      const first = await h.gql(DESTINATIONS, { first: 100 });
+      expect(retrieves()).toHaveLength(5);
+
+      // The same key, spelt otherwise: the lists are read again, the plugins not.
+      h.upstream.clearRequests();
+      const again = await h.post(JSON.stringify({ query: DESTINATIONS, variables: { first: 100 } }), {
+        authorization: 'bearer   phx_full',
+      });
+      expect(ids(again.body as never)).toEqual(ids(first.body));
+      expect(retrieves()).toHaveLength(0);
+      expect(h.upstreamCalls()).toHaveLength(3);
+
+      // Another key (the same user's) reads every plugin for itself.
+      h.upstream.clearRequests();
+      const other = await h.gql(DESTINATIONS, { first: 100 }, 'phx_legacy');
+      expect(ids(other.body)).toEqual(ids(first.body));
+      expect(retrieves().map((c) => c.authorization)).toEqual(Array(5).fill('Bearer phx_legacy'));
+
+      // What supersedes is read fresh each time: a legacy_destination turned off shows its
+      // plugin's configs on the next request, with no retrieve.
+      const s3 = [...h.upstream.store.hogFunctions.values()].find((f) => f.name === 'S3 Export (migrated)')!;
+      s3.enabled = false;
+      h.upstream.clearRequests();
+      const after = await h.gql(DESTINATIONS, { first: 100 });
+      const plugins = new Set(
+        after.body.data.project.destinations.edges
+          .map((e: { node: DestinationNode }) => e.node)
+          .filter((d: DestinationNode) => d.__typename === 'DestinationConfig')
+          .map((d: DestinationNode) => d.plugin),
+      );
+      expect([...plugins].sort()).toEqual([2, 3, 4, 5]);
+      expect(retrieves()).toHaveLength(0);
+    } finally {
+      await h.close();
+    }
+  });
 });
 
 describe('the combined view GraphiQL opens with, against today’s PostHog', () => {
