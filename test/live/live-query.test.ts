@@ -112,3 +112,41 @@ describe('@live invalidation by what was read', () => {
     }
   });
 });
+
+describe.each<Transport>(['sse', 'ws'])('@live destinations over %s (today’s PostHog)', (transport) => {
+  const DESTINATIONS = `query @live { project(projectId: "1") {
+    destinations(first: 100) { totalCount edges { node { __typename ... on DestinationConfig { plugin } } } }
+  } }`;
+
+  it('re-runs read the lists each round and each plugin once, and show a legacy_destination turned off', async () => {
+    const h = await startHarness({ dialect: 'posthog-2026', env: { LIVE_QUERY_POLL_MS: '100' } });
+    try {
+      const retrieves = () =>
+        h.upstreamCalls().filter((c) => /pipeline_destination_configs\/\d+\/$/.test(c.path)).length;
+      const plugins = (result: {
+        data: { project: { destinations: { edges: { node: { plugin?: number } }[] } } };
+      }) =>
+        [...new Set(result.data.project.destinations.edges.map((e) => e.node.plugin).filter(Boolean))].sort();
+      const live = subscribe(h, transport, 'phx_full', DESTINATIONS);
+      const first = await live.next();
+      expect(first.value.errors).toBeUndefined();
+      expect(plugins(first.value)).toEqual([3, 4, 5]);
+      expect(retrieves()).toBe(5);
+      await settle(350);
+      const lists = h.upstreamCalls().filter((c) => /hog_functions\/$/.test(c.path)).length;
+      // At least three rounds have run, each reading the hog functions again.
+      expect(lists).toBeGreaterThanOrEqual(3);
+      const next = live.next();
+      const s3 = [...h.upstream.store.hogFunctions.values()].find((f) => f.name === 'S3 Export (migrated)')!;
+      s3.enabled = false;
+      const pushed = await next;
+      expect(plugins(pushed.value)).toEqual([2, 3, 4, 5]);
+      // No round after the first read a plugin again.
+      expect(retrieves()).toBe(5);
+      await live.return();
+      live.dispose();
+    } finally {
+      await h.close();
+    }
+  });
+});
