@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EXAMPLE_QUERY } from '../src/example-query.ts';
 import { setHeapGrowth } from '../src/heap-growth.ts';
 import { startReferenceUpstream } from '../src/reference-upstream/server.ts';
+import { DEPLOYED_NODE_FLAGS } from './deployed-node-flags.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -141,6 +142,25 @@ describe('the gateway process', () => {
       await gateway.url.catch(() => undefined);
     }
   });
+
+  // V8's memory reducer, after ~8 s of little allocation, runs memory-reducing mark-compacts that
+  // also drop the gateway's optimized code: the next burst of load pays for compiling it again
+  // (docs/operating.md, "Idle spells"). It cannot be turned off once the heap exists, so `npm start`
+  // gives node --no-memory-reducer; V8 prints each of its steps under --trace-gc-verbose.
+  it('runs node as npm start does, with no memory reducer to shrink the heap when idle', async () => {
+    const REDUCER = /Memory reducer: started GC/;
+    const deployed = startGateway({}, [...DEPLOYED_NODE_FLAGS, '--trace-gc-verbose']);
+    const asNodeDefaults = startGateway({}, ['--trace-gc-verbose']);
+    await Promise.all([deployed.url, asNodeDefaults.url]);
+    // Both idle from start-up: node's own default reduces within 15-35 s (with the TypeScript
+    // loader), and the deployed one is given 5 s more to do the same.
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let waited = 0; waited < 60_000 && !REDUCER.test(asNodeDefaults.output().stdout); waited += 250)
+      await sleep(250);
+    expect(asNodeDefaults.output().stdout).toMatch(REDUCER);
+    await sleep(5_000);
+    expect(deployed.output().stdout).not.toMatch(/Memory reducer/);
+  }, 90_000);
 
   // V8 prints each mark-compact's new old-generation limit with the factor it used
   // (--trace-gc-verbose): the first one after the gateway listens is read, with requests sent

@@ -1,5 +1,5 @@
 // The production path, on a copy of this checkout: the deploy sequence of docs/operating.md (install with dev
-// dependencies, build, prune them, run `node dist/main.js` as the image's PID 1 would) serves and
+// dependencies, build, prune them, run `node --no-memory-reducer dist/main.js` as the image's PID 1 would) serves and
 // stops cleanly on SIGTERM with no TypeScript loader installed; and `npm start` on a fresh copy
 // builds dist/ first, runs compiled JS, and leaves no orphan when npm gets SIGTERM.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEPLOYED_NODE_FLAGS } from './deployed-node-flags.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const copies: string[] = [];
@@ -101,7 +102,7 @@ const isRunning = (pid: number) => {
 };
 
 describe('the production path', () => {
-  it('builds, prunes dev dependencies, and runs node dist/main.js, which stops cleanly on SIGTERM', async () => {
+  it('builds, prunes dev dependencies, and runs node --no-memory-reducer dist/main.js, which stops cleanly on SIGTERM', async () => {
     const dir = copyCheckout();
     run(dir, 'npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund']);
     run(dir, 'npm', ['run', 'build']);
@@ -109,7 +110,7 @@ describe('the production path', () => {
     for (const devOnly of ['typescript', 'tsx', 'vitest'])
       expect(existsSync(join(dir, 'node_modules', devOnly))).toBe(false);
 
-    const gateway = serve(dir, process.execPath, ['dist/main.js']);
+    const gateway = serve(dir, process.execPath, [...DEPLOYED_NODE_FLAGS, 'dist/main.js']);
     await answersTheCombinedView(await gateway.url);
     const page = await fetch(await gateway.url, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
@@ -133,7 +134,7 @@ describe('the production path', () => {
       .trim()
       .split('\n')
       .map((line) => line.trim().split(/\s+/));
-    expect(node!.slice(1)).toEqual([expect.stringMatching(/node$/), 'dist/main.js']);
+    expect(node!.slice(1)).toEqual([expect.stringMatching(/node$/), '--no-memory-reducer', 'dist/main.js']);
     npm.child.kill('SIGTERM');
     await once(npm.child, 'exit');
     const pid = Number(node![0]);

@@ -3,6 +3,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { DEPLOYED_NODE_FLAGS } from '../deployed-node-flags.ts';
 import { waitFor } from '../shared-state/processes.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,7 +22,13 @@ export interface Process {
   startMs: number;
 }
 
-/** Spawns a server and resolves once it prints the URL it listens on. */
+/**
+ * Spawns a server and resolves once it prints the URL it listens on. Every contender gets the
+ * node flags the gateway is deployed with (`npm start`): --no-memory-reducer, without which each
+ * idle spell between a contender's rounds (the others' turns, 14-42 s) cost it its optimized code
+ * and the next round a recompile (docs/performance.md, "Idle spells between rounds"). The same
+ * flags for all, so that the ratios compare the servers, not how node was started.
+ */
 export async function start(
   name: string,
   args: string[],
@@ -29,7 +36,7 @@ export async function start(
   pattern: RegExp,
 ): Promise<Process> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...DEPLOYED_NODE_FLAGS, ...args], {
     cwd: ROOT,
     // Every contender in production mode, as it would be deployed (graphql-js, for one, skips
     // its development checks then).
