@@ -14,6 +14,12 @@
 // it cost no measurable CPU (a mark-compact of this heap is ~10 ms) and held 35-40 MB less peak
 // RSS. HEAP_GROWING_PERCENT sets it (150 is 2.5x); 0 leaves V8's own growth, and so does the flag
 // given to node itself on its command line, which wins (node refuses it in NODE_OPTIONS).
+//
+// As deployed, node runs with --no-memory-reducer (package.json's start, docs/operating.md): the
+// reducer also dropped the optimized code in every idle spell. Its slow state then never comes,
+// and the fixed factor is what keeps the heap under load smaller than V8's 4.0x would; it still
+// guards a gateway started without that flag, which cannot be set from here (V8 reads it only as
+// the heap is made).
 import { setFlagsFromString } from 'node:v8';
 
 const FLAG = '--heap-growing-percent';
