@@ -35,6 +35,26 @@ export interface HogFunctionTestResult {
   logs: HogFunctionLogRecord[];
 }
 
+/**
+ * A stored function as a test run's `configuration`: the fields PostHog's own editor sends
+ * (frontend hogFunctionConfigurationLogic), inputs already redacted by the normaliser.
+ */
+function storedConfiguration(fn: HogFunctionRecord): Record<string, unknown> {
+  return {
+    type: fn.type,
+    name: fn.name,
+    description: fn.description,
+    enabled: fn.enabled,
+    hog: fn.hog,
+    inputs_schema: fn.inputsSchema,
+    inputs: fn.inputs,
+    filters: fn.filters,
+    masking: fn.masking,
+    mappings: fn.mappings,
+    ...(fn.template ? { template_id: fn.template.id } : {}),
+  };
+}
+
 const present = (fields: HogFunctionWrite) =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
@@ -77,15 +97,24 @@ export class HogFunctionWrites {
     return numericProjectId;
   }
 
-  /** POST …/:id/invocations/ (`new` for a function not saved): a test run; nothing is stored. */
+  /**
+   * POST …/:id/invocations/ (`new` for a function not saved): a test run; nothing is stored.
+   * PostHog answers 400 "Required unless use_draft is true." to a body without `configuration`
+   * (products/cdp/backend/api/hog_function.py, `invocations`), so a saved function tested without
+   * one is read first and its stored configuration sent, secret inputs as {"secret": true}, which
+   * PostHog resolves against the stored function.
+   */
   async test(projectId: string, uuid: string | null, run: HogFunctionTest): Promise<HogFunctionTestResult> {
+    const given = run.configuration ?? undefined;
+    const configuration =
+      given === undefined && uuid !== null
+        ? storedConfiguration(await this.hogFunctions.load({ projectId, uuid }))
+        : given;
     const answer = await this.upstream.request({
       method: 'POST',
       path: PATHS.hogFunctionInvocations(projectId, uuid),
       json: {
-        ...(run.configuration === undefined || run.configuration === null
-          ? {}
-          : { configuration: run.configuration }),
+        ...(configuration === undefined ? {} : { configuration }),
         globals: run.globals ?? {},
         mock_async_functions: run.mockAsyncFunctions ?? true,
       },

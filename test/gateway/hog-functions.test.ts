@@ -251,6 +251,37 @@ describe('hog function mutations, posthog-2026 dialect', () => {
     expect(neither.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
+  it('test-runs a saved function with its stored configuration, secrets as {"secret": true}', async () => {
+    const id = await idOf(SLACK);
+    h.upstream.clearRequests();
+    const { body } = await h.gql(
+      'mutation($id: ID!) { testHogFunction(input: {id: $id, globals: {event: {event: "$pageview"}}}) { status } }',
+      { id },
+    );
+    expect(body.data.testHogFunction.status).toBe('success');
+    // PostHog refuses a test run without `configuration`: the gateway sends the stored one.
+    const [sent] = h.upstreamCalls({ method: 'POST' });
+    const configuration = (sent!.body as { configuration: Record<string, unknown> }).configuration;
+    expect(configuration).toMatchObject({
+      type: 'destination',
+      name: 'Slack #alerts',
+      hog: expect.any(String),
+      inputs_schema: expect.any(Array),
+      inputs: { slack_workspace: { secret: true }, channel: { value: 'value-1' } },
+      filters: expect.any(Object),
+    });
+    expect(JSON.stringify(sent!.body)).not.toContain('secret-1');
+    // With a configuration given, that is what is sent, and the function is not read.
+    h.upstream.clearRequests();
+    await h.gql(
+      'mutation($id: ID!) { testHogFunction(input: {id: $id, configuration: {hog: "return null"}, globals: {event: {event: "x"}}}) { status } }',
+      { id },
+    );
+    expect(h.upstreamCalls().map((c) => [c.method, (c.body as { configuration?: unknown })?.configuration])).toEqual([
+      ['POST', { hog: 'return null' }],
+    ]);
+  });
+
   it('rearranges transformations, sending {"orders": {uuid: n}}', async () => {
     const geoip = '018f0a5e-0007-7000-8000-000000000007';
     const drop = '018f0a5e-0007-7000-8000-000000000008';
