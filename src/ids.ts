@@ -36,6 +36,20 @@ export function validateConfigId(id: number, field = 'databaseId'): number {
 }
 
 const HOG_FUNCTION_ID = new RegExp(`^${HOG_FUNCTION_ID_PATTERN}$`);
+/** PostHog's template ids: `template-webhook`, `plugin-<repository>`, `coming-soon-…`. */
+export const TEMPLATE_ID_PATTERN = '[A-Za-z0-9][A-Za-z0-9_-]{0,127}';
+const TEMPLATE_ID = new RegExp(`^${TEMPLATE_ID_PATTERN}$`);
+
+/** A hog function template's id, safe to put in a path. */
+export function validateTemplateId(id: string, field = 'id'): string {
+  if (!TEMPLATE_ID.test(id)) {
+    throw badUserInput(
+      `${field} must be a template id such as "template-webhook" (letters, digits, - and _); got ${JSON.stringify(id.slice(0, 40))}${id.length > 40 ? '…' : ''}. List them with project { hogFunctionTemplates }.`,
+      { field },
+    );
+  }
+  return id;
+}
 
 /** A hog function's UUID in any case, as the lower-case form PostHog uses. */
 export function validateHogFunctionId(uuid: string, field = 'uuid'): string {

@@ -10,6 +10,7 @@ import { ConfigWrites } from './config-writes.ts';
 import { Configs } from './configs.ts';
 import { CurrentProject } from './current-project.ts';
 import { Destinations } from './destinations.ts';
+import { HogFunctionTemplates } from './hog-function-templates.ts';
 import { HogFunctionWrites } from './hog-function-writes.ts';
 import { HogFunctions } from './hog-functions.ts';
 import { PluginTemplates } from './plugin-templates.ts';
@@ -23,6 +24,7 @@ export interface Loaders {
   activity: Activity;
   hogFunctions: HogFunctions;
   hogFunctionWrites: HogFunctionWrites;
+  hogFunctionTemplates: HogFunctionTemplates;
   destinations: Destinations;
 }
 
@@ -50,6 +52,7 @@ export function createLoaders(upstream: CallerUpstream, kept = keptAcrossRequest
     activity: new Activity(upstream),
     hogFunctions,
     hogFunctionWrites: new HogFunctionWrites(upstream, hogFunctions, currentProject),
+    hogFunctionTemplates: new HogFunctionTemplates(upstream),
     destinations: new Destinations(configs, hogFunctions, kept.pluginTemplates, () => upstream.keyHash()),
   };
 }

@@ -68,9 +68,12 @@ export const HOG_TEMPLATES: readonly HogFunctionTemplate[] = [
     [],
     'postHogCapture(request.body)',
   ),
-  ...PLUGINS.map((plugin) =>
-    template(legacyTemplateId(plugin), plugin.name, 'destination', [], `// legacy plugin ${plugin.name}`),
-  ),
+  // A legacy plugin's template is deprecated, its code "return event" in JavaScript (§1.10 of
+  // ../shared/posthog-source-2026.md, plugin-server/src/cdp/legacy-plugins/*/template.ts).
+  ...PLUGINS.map((plugin) => ({
+    ...template(legacyTemplateId(plugin), plugin.name, 'destination', [], 'return event'),
+    status: 'deprecated',
+  })),
 ];
 
 /** What project 1 holds: name, type, template, enabled, execution order. */

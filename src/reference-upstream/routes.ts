@@ -28,6 +28,7 @@ import {
   hogFunctionMetricsTotals,
   invokeHogFunction,
 } from './hog-function-runs.ts';
+import { listHogFunctionTemplates, retrieveHogFunctionTemplate } from './hog-function-template-routes.ts';
 import { getProject, listProjects } from './project-routes.ts';
 import type { Reply, RouteContext } from './reply.ts';
 export interface Operation {
@@ -83,6 +84,11 @@ const HOG_FUNCTION_ROUTES: Route[] = [
   { pattern: route(`${HOG_FUNCTION}/metrics`), methods: { GET: hogRead(hogFunctionMetrics) } },
   { pattern: route(`${HOG_FUNCTION}/metrics/totals`), methods: { GET: hogRead(hogFunctionMetricsTotals) } },
   { pattern: route(`${HOG_FUNCTION}/invocations`), methods: { POST: hogWrite(invokeHogFunction) } },
+  { pattern: route(`${PROJECT}/hog_function_templates`), methods: { GET: hogRead(listHogFunctionTemplates) } },
+  {
+    pattern: route(`${PROJECT}/hog_function_templates/(?<id>[^/]+)`),
+    methods: { GET: hogRead(retrieveHogFunctionTemplate) },
+  },
 ].map((r) => ({ ...r, projectScoped: true, dialects: ONLY_2026 }));
 
 export const ROUTES: Route[] = [

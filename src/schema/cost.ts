@@ -27,6 +27,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { EstimateOperation, OperationEstimate } from '../limits/estimate.ts';
+import { TEMPLATE_SEARCH_PAGES } from '../loaders/hog-function-templates.ts';
 import { DEFAULT_PAGE_SIZE } from './connections/connection.ts';
 import { MAX_UPSTREAM_PAGES } from './connections/cursor.ts';
 import { FIELDS_LISTS_LACK, selects } from './selection.ts';
@@ -58,6 +59,7 @@ const CONNECTIONS = new Set([
   'Project.hogFunctions',
   'HogFunction.activity',
   'Project.destinations',
+  'Project.hogFunctionTemplates',
 ]);
 
 /**
@@ -105,6 +107,7 @@ function callsOf(
     case 'DestinationConfig.pluginInfo':
     case 'ActivityLogEntry.destinationConfig':
     case 'Project.hogFunction':
+    case 'Project.hogFunctionTemplate':
     case 'HogFunction.logs':
     case 'HogFunction.metrics':
       return 1;
@@ -115,6 +118,9 @@ function callsOf(
       return underProjects ? 0 : 1;
     case 'Project.destinations':
       return DESTINATIONS_CALLS;
+    case 'Project.hogFunctionTemplates':
+      if (args.search != null) return TEMPLATE_SEARCH_PAGES;
+      return args.last != null && args.before == null ? 2 : 1;
     case 'Project.destinationConfigs':
     case 'Project.hogFunctions':
       return args.last != null && args.before == null ? 2 : 1;
@@ -130,6 +136,9 @@ function callsOf(
       // Lists and retrieves carry it; a write's answer may not.
       return walk.isMutation ? 1 : 0;
     case 'Mutation.runDestinationConfigJob':
+      return 2;
+    case 'Mutation.testHogFunction':
+      // A saved function tested without a configuration is read first (its stored one is sent).
       return 2;
     default:
       return typeName === 'Mutation' ? 1 : 0;

@@ -5,6 +5,7 @@ import { validateProjectId } from '../ids.ts';
 import type { HogFunctionLogRecord, HogFunctionRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
 import { decodeHogFunctionGlobalId, hogFunctionGlobalId } from './global-id.ts';
+import { explainCreateError } from './hog-function-create-errors.ts';
 import {
   CreateInput,
   DeleteInput,
@@ -93,8 +94,13 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const fields = { ...writable(input), type: input.type, template_id: input.templateId };
-      const hogFunction = await ctx.loaders.hogFunctionWrites.create(projectId, fields);
-      return { clientMutationId: input.clientMutationId ?? null, hogFunction };
+      try {
+        const hogFunction = await ctx.loaders.hogFunctionWrites.create(projectId, fields);
+        return { clientMutationId: input.clientMutationId ?? null, hogFunction };
+      } catch (error) {
+        const attempt = { projectId, templateId: input.templateId, inputsSchema: input.inputsSchema };
+        throw await explainCreateError(error, attempt, ctx.loaders);
+      }
     },
   }),
   updateHogFunction: t.field({

@@ -1,6 +1,6 @@
 // HogFunction: a destination (or transformation, source, site app…) as PostHog keeps it since late
 // 2024, its template and status, the Project fields that reach it, and its activity. Its logs and
-// metrics: hog-function-runs.ts. A secret input reads {"secret": true} (normalize-hog-function.ts).
+// metrics: hog-function-runs.ts; its template: hog-function-template.ts. A secret input reads {"secret": true} (normalize-hog-function.ts).
 import { isNotFound } from '../errors/codes.ts';
 import { hogFunctionIdFromText, validateHogFunctionId } from '../ids.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
@@ -15,6 +15,7 @@ import {
   ActivityUserRef,
   DestinationRef,
   HogFunctionRef,
+  HogFunctionTemplateRef,
   isRecordOf,
   ProjectRef,
 } from './refs.ts';
@@ -30,27 +31,6 @@ const STATUS_NAMES: Record<number, string> = {
   11: 'forcefully_degraded',
   12: 'forcefully_disabled',
 };
-
-const HogFunctionTemplateRef =
-  builder.objectRef<NonNullable<HogFunctionRecord['template']>>('HogFunctionTemplate');
-HogFunctionTemplateRef.implement({
-  description: 'The template a hog function was made from.',
-  fields: (t) => ({
-    id: t.exposeString('id', {
-      description: 'The template’s id, e.g. template-webhook or plugin-<repository>.',
-    }),
-    name: t.exposeString('name', { nullable: true, description: 'Its name.' }),
-    description: t.exposeString('description', { nullable: true, description: 'Its description.' }),
-    type: t.exposeString('type', { nullable: true, description: 'The type of function it makes.' }),
-    status: t.exposeString('status', { nullable: true, description: 'stable, beta, alpha, …' }),
-    category: t.expose('category', {
-      type: 'JSON',
-      nullable: true,
-      description: 'Its categories.',
-    }),
-    iconUrl: t.exposeString('iconUrl', { nullable: true, description: 'Its icon.' }),
-  }),
-});
 
 const HogFunctionStatusRef = builder.objectRef<NonNullable<HogFunctionRecord['status']>>('HogFunctionStatus');
 HogFunctionStatusRef.implement({
@@ -125,7 +105,8 @@ builder.objectType(HogFunctionRef, {
     template: t.expose('template', {
       type: HogFunctionTemplateRef,
       nullable: true,
-      description: 'Its template.',
+      description:
+        'The template it was made from, as PostHog nests it in the function; null for one written from code.',
     }),
     status: t.expose('status', {
       type: HogFunctionStatusRef,

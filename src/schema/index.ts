@@ -8,6 +8,7 @@ import './activity-notifications.ts';
 import './destination-config.ts';
 import './destination-config-mutations.ts';
 import './hog-function.ts';
+import './hog-function-template.ts';
 import './hog-function-runs.ts';
 import './hog-function-mutations.ts';
 import './destination.ts';

@@ -6,6 +6,7 @@ import type {
   ConfigRecord,
   FrontendRecord,
   HogFunctionRecord,
+  HogFunctionTemplateRecord,
   ImportantChangesRecord,
   ProjectRecord,
 } from '../upstream/records.ts';
@@ -18,6 +19,7 @@ export const ActivityLogEntryRef = builder.objectRef<ActivityEntryRecord>('Activ
 export const ActivityUserRef = builder.objectRef<ActivityUserRecord>('ActivityUser');
 export const ImportantChangesRef = builder.objectRef<ImportantChangesRecord>('ImportantChanges');
 export const HogFunctionRef = builder.objectRef<HogFunctionRecord>('HogFunction');
+export const HogFunctionTemplateRef = builder.objectRef<HogFunctionTemplateRecord>('HogFunctionTemplate');
 export const DestinationRef = builder.interfaceRef<ConfigRecord | HogFunctionRecord>('Destination');
 
 export const isRecordOf = (typename: string) => (value: unknown) =>

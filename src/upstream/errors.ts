@@ -28,6 +28,23 @@ function textOrNull(value: unknown, maxLength = 500): string | null {
   return typeof value === 'string' && value.length > 0 ? value.slice(0, maxLength) : null;
 }
 
+/**
+ * DRF's own field map, which some actions answer as it is (`Response(serializer.errors, 400)`,
+ * e.g. hog functions' invocations): the first field's first message, the path joined as PostHog's
+ * `attr` joins it (`configuration__inputs__url`). Only a message string is repeated.
+ */
+function firstFieldError(body: object, path: string[] = []): { field: string; message: string } | null {
+  for (const [key, value] of Object.entries(body)) {
+    if (!/^[A-Za-z0-9_]{1,64}$/.test(key) || path.length >= 4) continue;
+    const field = [...path, key].join('__');
+    const first = Array.isArray(value) ? value[0] : value;
+    const message = textOrNull(first);
+    if (message) return { field, message };
+    if (first && typeof first === 'object') return firstFieldError(first, [...path, key]);
+  }
+  return null;
+}
+
 /** Maps an upstream answer whose status is not 2xx. */
 export function upstreamStatusError(
   call: { method: string; path: string },
@@ -50,6 +67,10 @@ export function upstreamStatusError(
   }
   if (status === 404) return codedError('NOT_FOUND', message, { upstream });
   if (status === 400 || status === 405 || status === 422) {
+    const isFieldMap = !('detail' in parsed || 'code' in parsed || 'attr' in parsed);
+    const raw = isFieldMap ? firstFieldError(parsed) : null;
+    if (raw)
+      return codedError('BAD_USER_INPUT', `${raw.field}: ${raw.message}`, { upstream, field: raw.field });
     return codedError('BAD_USER_INPUT', message, { upstream, field: textOrNull(parsed.attr, 100) });
   }
   if (status === 429) return codedError('RATE_LIMITED', message, { upstream, retryAfter: retryAfterSeconds });

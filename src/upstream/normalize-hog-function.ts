@@ -1,49 +1,36 @@
 // A hog function as PostHog 2026 answers it (../shared/upstream-notes.md, "Hog functions"),
 // normalised into a record. A secret input never survives this: PostHog answers it as
-// {"secret": true}, and every input the function's schema marks secret is made so again here,
-// whatever the answer held.
+// {"secret": true}, and every input the function's schema (or a mapping's) marks secret is made
+// so again here, whatever the answer held (secret-redaction.ts).
 
 import { asObject, bool, int, normalizeUser, required, str } from './normalize.ts';
 import type { HogFunctionLogRecord, HogFunctionRecord, HogFunctionTemplateRecord } from './records.ts';
+import { redactedInputs, redactedMappings } from './secret-redaction.ts';
 
-const SECRET = Object.freeze({ secret: true });
-
-/** The keys `inputs_schema` marks secret. */
-function secretKeys(schema: unknown): Set<string> {
-  const keys = new Set<string>();
-  if (!Array.isArray(schema)) return keys;
-  for (const field of schema) {
-    const f = field as { key?: unknown; secret?: unknown } | null;
-    if (f && typeof f.key === 'string' && f.secret === true) keys.add(f.key);
-  }
-  return keys;
-}
-
-/** The inputs with every secret one as {"secret": true}; anything not an object passes as null. */
-export function redactedInputs(inputs: unknown, schema: unknown): unknown {
-  if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) return null;
-  const secret = secretKeys(schema);
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(inputs)) {
-    const markedSecret = (value as { secret?: unknown } | null)?.secret === true;
-    out[key] = secret.has(key) || markedSecret ? SECRET : value;
-  }
-  return out;
-}
-
-function normalizeTemplate(raw: unknown): HogFunctionTemplateRecord | null {
-  if (raw === null || raw === undefined) return null;
+/** A template, listed (GET …/hog_function_templates/) or nested in a function's answer. */
+export function normalizeHogFunctionTemplate(raw: unknown): HogFunctionTemplateRecord {
   const w = asObject(raw);
   return {
+    __typename: 'HogFunctionTemplate',
     id: required(str(w.id)),
     name: str(w.name),
     description: str(w.description),
+    code: str(w.code) ?? str(w.hog),
+    codeLanguage: str(w.code_language),
+    inputsSchema: w.inputs_schema ?? null,
     type: str(w.type),
     status: str(w.status),
     category: w.category ?? null,
+    free: bool(w.free),
     iconUrl: str(w.icon_url),
+    filters: w.filters ?? null,
+    masking: w.masking ?? null,
+    mappingTemplates: w.mapping_templates ?? null,
   };
 }
+
+const normalizeTemplate = (raw: unknown) =>
+  raw === null || raw === undefined ? null : normalizeHogFunctionTemplate(raw);
 
 export function normalizeHogFunction(raw: unknown, projectId: string): HogFunctionRecord {
   const w = asObject(raw);
@@ -64,7 +51,7 @@ export function normalizeHogFunction(raw: unknown, projectId: string): HogFuncti
     inputs: redactedInputs(w.inputs, w.inputs_schema),
     filters: w.filters ?? null,
     masking: w.masking ?? null,
-    mappings: w.mappings ?? null,
+    mappings: redactedMappings(w.mappings),
     iconUrl: str(w.icon_url),
     template: normalizeTemplate(w.template),
     status: status && {

@@ -11,6 +11,7 @@ import type {
   ImportantChangesRecord,
   ProjectRecord,
 } from './records.ts';
+import { redactedActivityDetail } from './secret-redaction.ts';
 
 type Wire = Record<string, unknown>;
 
@@ -77,6 +78,7 @@ export function normalizeUser(raw: unknown): ActivityUserRecord | null {
 
 export function normalizeEntry(raw: unknown, projectId: string): ActivityEntryRecord {
   const w = asObject(raw);
+  const scope = required(str(w.scope));
   return {
     __typename: 'ActivityLogEntry',
     projectId,
@@ -88,8 +90,8 @@ export function normalizeEntry(raw: unknown, projectId: string): ActivityEntryRe
     isSystem: bool(w.is_system),
     activity: required(str(w.activity)),
     itemId: w.item_id === null || w.item_id === undefined ? null : String(w.item_id),
-    scope: required(str(w.scope)),
-    detail: w.detail ?? null,
+    scope,
+    detail: redactedActivityDetail(scope, w.detail ?? null),
     createdAt: required(str(w.created_at)),
   };
 }

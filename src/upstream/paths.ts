@@ -7,9 +7,11 @@ import {
   CURRENT_PROJECT,
   HOG_FUNCTION_ID_PATTERN,
   PROJECT_ID_PATTERN,
+  TEMPLATE_ID_PATTERN,
   validateConfigId,
   validateHogFunctionId,
   validateProjectId,
+  validateTemplateId,
 } from '../ids.ts';
 
 const project = (projectId: string) => `/api/projects/${validateProjectId(projectId)}`;
@@ -40,10 +42,15 @@ export const PATHS = {
   hogFunctionInvocations: (projectId: string, uuid: string | null) =>
     `${testedFunction(projectId, uuid)}/invocations/`,
   hogFunctionsRearrange: (projectId: string) => `${hogFunctions(projectId)}/rearrange/`,
+  hogFunctionTemplates: (projectId: string) => `${project(projectId)}/hog_function_templates/`,
+  hogFunctionTemplate: (projectId: string, id: string) =>
+    `${project(projectId)}/hog_function_templates/${validateTemplateId(id)}/`,
 };
 
 /** A UUID standing for any hog function, to write route templates with. */
 const ANY_HOG_FUNCTION = '00000000-0000-0000-0000-000000000000';
+/** A template id standing for any template. */
+const ANY_TEMPLATE = 'any-template';
 
 // Route templates: `/api/projects/1/pipeline_destination_configs/7/` becomes
 // `/api/projects/:project_id/pipeline_destination_configs/:id/`. A path of no known route folds
@@ -69,17 +76,21 @@ const ROUTES = new Set([
     PATHS.hogFunctionInvocations(CURRENT_PROJECT, ANY_HOG_FUNCTION),
     PATHS.hogFunctionInvocations(CURRENT_PROJECT, null),
     PATHS.hogFunctionsRearrange(CURRENT_PROJECT),
+    PATHS.hogFunctionTemplates(CURRENT_PROJECT),
+    PATHS.hogFunctionTemplate(CURRENT_PROJECT, ANY_TEMPLATE),
   ].map((path) =>
     path
       .replace(`/${CURRENT_PROJECT}/`, '/:project_id/')
       .replace('/pipeline_destination_configs/1/', '/pipeline_destination_configs/:id/')
-      .replace(`/hog_functions/${ANY_HOG_FUNCTION}/`, '/hog_functions/:id/'),
+      .replace(`/hog_functions/${ANY_HOG_FUNCTION}/`, '/hog_functions/:id/')
+      .replace(`/hog_function_templates/${ANY_TEMPLATE}/`, '/hog_function_templates/:id/'),
   ),
 ]);
 
 export const OTHER_ROUTE = 'other';
 
 const HOG_FUNCTION_IN_PATH = new RegExp(`/hog_functions/${HOG_FUNCTION_ID_PATTERN}/`);
+const TEMPLATE_IN_PATH = new RegExp(`/hog_function_templates/${TEMPLATE_ID_PATTERN}/`);
 
 /** Paths seen, with their templates: a gateway calls a bounded set of paths, again and again. */
 const known = new Map<string, string>();
@@ -99,7 +110,8 @@ function templateOf(path: string): string {
   const template = path
     .replace(/^\/api\/projects\/(?:\d+|@current)\//, '/api/projects/:project_id/')
     .replace(/\/pipeline_destination_configs\/\d+\//, '/pipeline_destination_configs/:id/')
-    .replace(HOG_FUNCTION_IN_PATH, '/hog_functions/:id/');
+    .replace(HOG_FUNCTION_IN_PATH, '/hog_functions/:id/')
+    .replace(TEMPLATE_IN_PATH, '/hog_function_templates/:id/');
   return ROUTES.has(template) ? template : OTHER_ROUTE;
 }
 

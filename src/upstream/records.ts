@@ -76,14 +76,23 @@ export interface ImportantChangesRecord {
   lastRead: string | null;
 }
 
+/** A template as PostHog's HogFunctionTemplateSerializer answers it, listed or nested in a function. */
 export interface HogFunctionTemplateRecord {
+  readonly __typename: 'HogFunctionTemplate';
   id: string;
   name: string | null;
   description: string | null;
+  code: string | null;
+  codeLanguage: string | null;
+  inputsSchema: unknown;
   type: string | null;
   status: string | null;
   category: unknown;
+  free: boolean | null;
   iconUrl: string | null;
+  filters: unknown;
+  masking: unknown;
+  mappingTemplates: unknown;
 }
 
 export interface HogFunctionRecord {

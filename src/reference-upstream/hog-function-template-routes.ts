@@ -1,0 +1,68 @@
+// /api/projects/:project_id/hog_function_templates/ as PostHog serves it in late 2026
+// (products/cdp/backend/api/hog_function_template.py@16e598a, PublicHogFunctionTemplateViewSet):
+// scope hog_function:read; the list filters by `type` (one) or `types` (a comma list), default
+// ["destination"], and `template_id`; it never lists deprecated templates; pages are DRF's
+// limit/offset (100); each page is sorted by use (enabled functions made from it), then name.
+// A retrieve finds any template, deprecated and hidden ones too.
+import { notFound } from './api-error.ts';
+import { HOG_TEMPLATES } from './hog-seed.ts';
+import type { HogFunctionTemplate } from './model.ts';
+import { limitOffsetPage } from './pagination.ts';
+import { ok, type Reply, type RouteContext } from './reply.ts';
+import type { Store } from './store.ts';
+
+/** The template as HogFunctionTemplateSerializer answers it, listed or nested in a function. */
+export function serializeTemplate(t: HogFunctionTemplate): Record<string, unknown> {
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    code: t.hog,
+    code_language: t.type.startsWith('site_') || t.id.startsWith('plugin-') ? 'javascript' : 'hog',
+    inputs_schema: t.inputs_schema,
+    type: t.type,
+    status: t.status,
+    category: t.category,
+    free: t.free,
+    icon_url: t.icon_url,
+    filters: null,
+    masking: null,
+    mapping_templates: null,
+  };
+}
+
+/** How many enabled, live functions of any project were made from each template. */
+function usage(store: Store): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const fn of store.hogFunctions.values()) {
+    if (!fn.enabled || fn.deleted || fn.templateId === null) continue;
+    counts.set(fn.templateId, (counts.get(fn.templateId) ?? 0) + 1);
+  }
+  return counts;
+}
+
+// PublicHogFunctionTemplateViewSet.filter_queryset and list.
+export function listHogFunctionTemplates({ store, url }: RouteContext): Reply {
+  const q = url.query;
+  const types = q.get('type') ? [q.get('type')!] : (q.get('types')?.split(',') ?? ['destination']);
+  const templateId = q.get('template_id');
+  const listed = HOG_TEMPLATES.filter(
+    (t) =>
+      t.status !== 'deprecated' && types.includes(t.type) && (templateId === null || t.id === templateId),
+  );
+  const page = limitOffsetPage(listed, url);
+  const used = usage(store);
+  const results = [...page.results].sort(
+    (a, b) =>
+      (used.get(b.id) ?? 0) - (used.get(a.id) ?? 0) ||
+      a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
+  );
+  return ok({ ...page, results: results.map(serializeTemplate) });
+}
+
+// PublicHogFunctionTemplateViewSet.retrieve (lookup_field template_id): DRF's 404 when none.
+export function retrieveHogFunctionTemplate({ params }: RouteContext): Reply {
+  const found = HOG_TEMPLATES.find((t) => t.id === params.id);
+  if (!found) throw notFound();
+  return ok(serializeTemplate(found));
+}
