@@ -1,219 +1,282 @@
 // /api/projects/:project_id/hog_functions/ as PostHog serves it in late 2026
-// (products/cdp/backend/api/hog_function.py): list, retrieve, create, partial update (delete is
-// PATCH {"deleted": true}; DELETE is refused to personal API keys), rearrange. Every write leaves
-// an activity entry (scope HogFunction). Logs, metrics and test invocations: hog-function-runs.ts.
-import { ApiError, notFound, permissionDenied, validationError } from './api-error.ts';
+// (products/cdp/backend/api/hog_function.py at 0019077, HogFunctionViewSet): list, retrieve,
+// create, update (PATCH/PUT; delete is PATCH {"deleted": true}; DELETE is refused to personal API
+// keys), rearrange. Writes leave HogFunction activity. Logs and metrics: hog-function-runs.ts;
+// test invocations: hog-function-invocations.ts.
+import { notFound, permissionDenied } from './api-error.ts';
 import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
-import { serializeHogFunction } from './hog-function-view.ts';
-import { HOG_TEMPLATES, logHogActivity } from './hog-seed.ts';
-import type { ActivityChange, HogFunction } from './model.ts';
+import { hogValidationError, viewValidationError } from './hog-errors.ts';
+import { hogChanges, hogSnapshot } from './hog-function-changes.ts';
+import { type HogView, serializeHogFunction } from './hog-function-view.ts';
+import { validateHogWrite } from './hog-function-write.ts';
+import { MAX_SEARCH_LENGTH, type SearchHit, trigramSearch } from './hog-search.ts';
+import { logHogActivity } from './hog-seed.ts';
+import type { HogFunction } from './model.ts';
 import { limitOffsetPage } from './pagination.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
 import { seededUuid } from './seed.ts';
+import type { Store } from './store.ts';
 
-const TYPES = [
-  'destination',
-  'site_destination',
-  'internal_destination',
-  'source_webhook',
-  'site_app',
-  'transformation',
-  'transformation_log',
-  'legacy_destination',
-];
-/** A change to one of these bumps `version`. */
-const VERSIONED = new Set(['hog', 'inputs_schema', 'inputs', 'filters', 'mappings', 'masking']);
+/** TYPES_WITH_EXECUTION_ORDER. */
+const ORDERED_TYPES = ['transformation', 'transformation_log'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The live function `:id` names in this project; 404 otherwise (a deleted one too). */
-export function requireHogFunction({ store, project, params }: RouteContext): HogFunction {
+/** The function `:id` names in this project, or null; a deleted one only when `withDeleted`. */
+export function findHogFunction(
+  { store, project, params }: RouteContext,
+  withDeleted = false,
+): HogFunction | null {
   const fn = UUID.test(params.id ?? '') ? store.hogFunctions.get(params.id!.toLowerCase()) : undefined;
-  if (!fn || fn.projectId !== project.id || fn.deleted) throw notFound();
+  if (!fn || fn.projectId !== project.id || fn.type === 'warehouse_source_webhook') return null;
+  return fn.deleted && !withDeleted ? null : fn;
+}
+
+export function requireHogFunction(ctx: RouteContext, withDeleted = false): HogFunction {
+  const fn = findHogFunction(ctx, withDeleted);
+  if (!fn) throw notFound();
   return fn;
 }
 
-/** Execution order ascending (nulls last), then the most recently updated first. */
+/** How this store answers a function (the test double may leak secrets). */
+const viewOf = (store: Store, full: boolean, searchMatch?: SearchHit['match']): HogView => ({
+  full,
+  searchMatch,
+  leakSecrets: store.leakSecrets,
+});
+
+/** order_by("execution_order", "-updated_at"): NULLs last, then the most recently updated first. */
 const listOrder = (a: HogFunction, b: HogFunction) =>
   (a.executionOrder ?? Number.POSITIVE_INFINITY) - (b.executionOrder ?? Number.POSITIVE_INFINITY) ||
   b.updatedAtMicros - a.updatedAtMicros;
 
+/** Postgres jsonb `@>`: what `filters__contains` asks. */
+function jsonContains(container: unknown, contained: unknown): boolean {
+  if (Array.isArray(contained))
+    return Array.isArray(container) && contained.every((c) => container.some((x) => jsonContains(x, c)));
+  if (typeof contained === 'object' && contained !== null)
+    return (
+      typeof container === 'object' &&
+      container !== null &&
+      !Array.isArray(container) &&
+      Object.entries(contained).every(([k, v]) => jsonContains((container as Record<string, unknown>)[k], v))
+    );
+  return container === contained;
+}
+
+/** `filter_groups` (a JSON list) and `filters` (JSON), OR'ed as `filters__contains`. */
+function filterGroups(query: URLSearchParams): unknown[] {
+  const groups: unknown[] = [];
+  const rawGroups = query.get('filter_groups');
+  if (rawGroups) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawGroups);
+    } catch {
+      throw viewValidationError('filter_groups', 'Invalid filter_groups');
+    }
+    if (!Array.isArray(parsed)) throw viewValidationError('filter_groups', 'Invalid filter_groups');
+    groups.push(...parsed);
+  }
+  const rawFilters = query.get('filters');
+  if (rawFilters) {
+    try {
+      groups.push(JSON.parse(rawFilters));
+    } catch {
+      throw viewValidationError('filters', 'Invalid filters');
+    }
+  }
+  return groups.filter(
+    (g) =>
+      g !== null && g !== undefined && g !== '' && !(typeof g === 'object' && Object.keys(g).length === 0),
+  );
+}
+
+// products/cdp/backend/api/hog_function.py, HogFunctionViewSet.list (safely_get_queryset, HogFunctionFilterSet)
 export function listHogFunctions({ store, project, url }: RouteContext): Reply {
   const q = url.query;
   const search = q.get('search');
-  if (search !== null && search.length > 200)
-    throw validationError('search', 'max_length', 'Ensure this field has no more than 200 characters.');
-  const types = q.get('type')?.split(',').filter(Boolean);
+  if (search && search.length > MAX_SEARCH_LENGTH)
+    throw viewValidationError('search', `Search query must be ${MAX_SEARCH_LENGTH} characters or fewer.`);
+  const types = q.get('type')?.split(',');
   const enabled = q.get('enabled');
   const id = q.get('id');
   const createdBy = q.get('created_by');
-  const needle = search?.toLowerCase();
+  const groups = filterGroups(q);
   const listed = [...store.hogFunctions.values()]
-    .filter((fn) => fn.projectId === project.id && !fn.deleted)
-    .filter((fn) => !types?.length || types.includes(fn.type))
-    .filter((fn) => enabled === null || String(fn.enabled) === enabled)
-    .filter((fn) => id === null || fn.id === id)
+    .filter((fn) => fn.projectId === project.id && !fn.deleted && fn.type !== 'warehouse_source_webhook')
+    .filter((fn) => types === undefined || types.includes(fn.type))
+    .filter((fn) => enabled === null || String(fn.enabled) === enabled.toLowerCase())
+    .filter((fn) => id === null || fn.id === id.toLowerCase())
     .filter((fn) => createdBy === null || String(fn.createdBy) === createdBy)
-    .filter((fn) => !needle || `${fn.name}\n${fn.description}`.toLowerCase().includes(needle))
-    .sort(listOrder);
-  const page = limitOffsetPage(listed, url);
+    .filter((fn) => groups.length === 0 || groups.some((g) => jsonContains(fn.filters, g)));
+  const hits: SearchHit[] = search
+    ? trigramSearch(listed, search)
+    : listed.sort(listOrder).map((fn) => ({ fn, match: 'exact' as const }));
+  const page = limitOffsetPage(hits, url);
   const full = q.get('full') === 'true';
-  return ok({ ...page, results: page.results.map((fn) => serializeHogFunction(store, fn, full)) });
+  return ok({
+    ...page,
+    results: page.results.map((h) =>
+      serializeHogFunction(store, h.fn, viewOf(store, full, search ? h.match : undefined)),
+    ),
+  });
 }
 
+// products/cdp/backend/api/hog_function.py, HogFunctionViewSet.retrieve
 export function retrieveHogFunction(ctx: RouteContext): Reply {
-  return ok(serializeHogFunction(ctx.store, requireHogFunction(ctx), true));
+  return ok(serializeHogFunction(ctx.store, requireHogFunction(ctx), viewOf(ctx.store, true)));
 }
 
-/** DELETE: PostHog's viewset refuses it to every personal API key; PATCH {"deleted": true} deletes. */
+// posthog/api/forbid_destroy_model.py, ForbidDestroyModel.destroy (refused first by posthog/permissions.py: not a scoped action)
 export function refuseHogFunctionDelete(): Reply {
   throw permissionDenied(CUSTOM_ACTION_REFUSED_2026);
 }
 
+/** _get_highest_execution_order + 1, among the live functions of that type. */
+function nextExecutionOrder(store: Store, projectId: number, type: string): number {
+  const orders = [...store.hogFunctions.values()]
+    .filter((f) => f.projectId === projectId && f.type === type && !f.deleted)
+    .map((f) => f.executionOrder ?? 0);
+  return Math.max(0, ...orders) + 1;
+}
+
+// products/cdp/backend/api/hog_function.py, HogFunctionSerializer.create and HogFunctionViewSet.perform_create
 export function createHogFunction(ctx: RouteContext): Reply {
   const { store, project, key } = ctx;
-  const data = ctx.body.data;
-  const type = data.type === undefined ? 'destination' : data.type;
-  if (typeof type !== 'string' || !TYPES.includes(type) || type === 'legacy_destination')
-    throw validationError('type', 'invalid_choice', `"${String(type)}" is not a valid choice.`);
-  const templateId = data.template_id;
-  const found =
-    templateId === undefined || templateId === null
-      ? undefined
-      : HOG_TEMPLATES.find((t) => t.id === templateId);
-  if (templateId !== undefined && templateId !== null && !found)
-    throw validationError('template_id', 'invalid_input', `No template found for id '${String(templateId)}'`);
-  const hog = data.hog ?? found?.hog;
-  if (typeof hog !== 'string' || hog === '')
-    throw validationError('hog', 'required', 'This field is required.');
-  const inputsSchema =
-    (data.inputs_schema as HogFunction['inputsSchema'] | undefined) ?? found?.inputs_schema ?? [];
-  const inputs = readInputs(inputsSchema, data.inputs, {});
+  const outcome = validateHogWrite(ctx.body.data, {
+    store,
+    projectId: project.id,
+    instance: null,
+    isCreate: true,
+  });
+  if ('errors' in outcome) throw hogValidationError(outcome.errors);
+  const { fields, template } = outcome;
   const now = store.nowMicros();
   const fn: HogFunction = {
     id: seededUuid(9, store.hogFunctions.size + 1_000 + store.activity.length),
     projectId: project.id,
-    type,
-    name: typeof data.name === 'string' ? data.name : (found?.name ?? ''),
-    description: typeof data.description === 'string' ? data.description : (found?.description ?? ''),
+    type: fields.type,
+    name: fields.name ?? '',
+    description: fields.description ?? '',
     createdAtMicros: now,
     updatedAtMicros: now,
     createdBy: key.userId,
-    enabled: data.enabled === true,
-    deleted: false,
-    hog,
-    inputsSchema,
-    inputs,
-    filters: data.filters ?? null,
-    masking: data.masking ?? null,
-    mappings: data.mappings ?? null,
-    iconUrl: found?.icon_url ?? null,
-    templateId: found?.id ?? null,
+    enabled: fields.enabled ?? false,
+    deleted: fields.deleted ?? false,
+    hog: fields.hog!,
+    inputsSchema: fields.inputsSchema,
+    inputs: fields.inputs,
+    filters: fields.filters,
+    masking: fields.masking ?? null,
+    mappings: fields.mappings ?? null,
+    iconUrl: fields.iconUrl ?? null,
+    templateId: template?.id ?? null,
     statusState: 0,
-    executionOrder: null,
+    executionOrder: fields.executionOrder ?? null,
     version: 1,
   };
+  if (ORDERED_TYPES.includes(fn.type) && fn.executionOrder === null)
+    fn.executionOrder = nextExecutionOrder(store, project.id, fn.type);
   store.hogFunctions.set(fn.id, fn);
   logHogActivity(store, key.userId, fn, 'created', null, now);
-  return ok(serializeHogFunction(store, fn, true), 201);
+  return ok(serializeHogFunction(store, fn, viewOf(store, true)), 201);
 }
 
-/**
- * The stored inputs after a write: each schema input from `given` (a secret sent as
- * {"secret": true}, or left out, keeps `current`'s value); a required input with no value is 400
- * on `inputs__<key>`.
- */
-function readInputs(
-  schema: HogFunction['inputsSchema'],
-  given: unknown,
-  current: HogFunction['inputs'],
-): HogFunction['inputs'] {
-  const sent = (given ?? {}) as Record<string, { value?: unknown } | undefined>;
-  const inputs: HogFunction['inputs'] = {};
-  for (const [order, field] of schema.entries()) {
-    const input = sent[field.key];
-    const keep = input === undefined || (field.secret && (input as { secret?: unknown }).secret === true);
-    const value = keep ? current[field.key]?.value : input?.value;
-    if (field.required && (value === undefined || value === null || value === ''))
-      throw validationError(`inputs__${field.key}`, 'required', 'This field is required.');
-    if (value !== undefined) inputs[field.key] = { value, order };
-  }
-  return inputs;
+/** The config fields whose change bumps `version` (DRAFT_CONTENT_FIELDS, compared without derived values). */
+function configOf(fn: HogFunction): string {
+  const secret = new Set(fn.inputsSchema.filter((s) => s.secret).map((s) => s.key));
+  const inputs = Object.fromEntries(
+    Object.entries(fn.inputs)
+      .filter(([k]) => !secret.has(k))
+      .map(([k, v]) => [k, { value: v.value, templating: v.templating }]),
+  );
+  return JSON.stringify([fn.hog, fn.inputsSchema, inputs, fn.filters, fn.mappings, fn.masking]);
 }
 
-export function updateHogFunction(ctx: RouteContext): Reply {
-  const { store, key } = ctx;
-  const fn = requireHogFunction(ctx);
+// products/cdp/backend/api/hog_function.py, HogFunctionSerializer.update and HogFunctionViewSet.perform_update
+export function updateHogFunction(ctx: RouteContext, partial: boolean): Reply {
+  const { store, key, project } = ctx;
   const data = ctx.body.data;
-  if (data.type !== undefined && data.type !== fn.type)
-    throw validationError('type', 'invalid_input', 'Cannot modify the type of an existing function');
-  const changes: ActivityChange[] = [];
-  const set = <K extends keyof HogFunction>(field: K, wire: string, value: HogFunction[K]) => {
-    if (JSON.stringify(fn[field]) === JSON.stringify(value)) return;
-    // PostHog's activity shows execution_order as "priority".
-    const shown = wire === 'execution_order' ? 'priority' : wire;
-    changes.push({ type: 'HogFunction', action: 'changed', field: shown, before: fn[field], after: value });
-    fn[field] = value;
-  };
-  if (typeof data.name === 'string') set('name', 'name', data.name);
-  if (typeof data.description === 'string') set('description', 'description', data.description);
-  if (typeof data.enabled === 'boolean') set('enabled', 'enabled', data.enabled);
-  if (typeof data.hog === 'string') set('hog', 'hog', data.hog);
-  if (Array.isArray(data.inputs_schema))
-    set('inputsSchema', 'inputs_schema', data.inputs_schema as HogFunction['inputsSchema']);
-  if (data.inputs !== undefined || Array.isArray(data.inputs_schema))
-    set('inputs', 'inputs', readInputs(fn.inputsSchema, data.inputs ?? {}, fn.inputs));
-  for (const field of ['filters', 'masking', 'mappings'] as const)
-    if (data[field] !== undefined) set(field, field, data[field]);
-  if (data.execution_order !== undefined)
-    set('executionOrder', 'execution_order', data.execution_order as number | null);
-  const deleting = data.deleted === true;
-  if (deleting) fn.deleted = true;
-  if (changes.some((c) => VERSIONED.has(c.field ?? ''))) fn.version++;
+  // safely_get_queryset: a deleted function is reachable only by a PATCH {"deleted": false}.
+  const fn = requireHogFunction(ctx, partial && data.deleted === false);
+  const outcome = validateHogWrite(data, { store, projectId: project.id, instance: fn, isCreate: false });
+  if ('errors' in outcome) throw hogValidationError(outcome.errors);
+  const { fields } = outcome;
+  const before = hogSnapshot(fn);
+  if (
+    ORDERED_TYPES.includes(fn.type) &&
+    ((fn.deleted && fields.deleted === false) ||
+      (!fn.enabled && fields.enabled === true && fields.executionOrder === undefined))
+  )
+    fields.executionOrder = nextExecutionOrder(store, project.id, fn.type);
+  if (fields.name !== undefined) fn.name = fields.name ?? '';
+  if (fields.description !== undefined) fn.description = fields.description;
+  if (fields.enabled !== undefined) fn.enabled = fields.enabled;
+  if (fields.deleted !== undefined) fn.deleted = fields.deleted;
+  if (fields.hog !== undefined) fn.hog = fields.hog;
+  fn.inputsSchema = fields.inputsSchema;
+  fn.inputs = fields.inputs;
+  fn.filters = fields.filters;
+  if (fields.masking !== undefined) fn.masking = fields.masking;
+  if (fields.mappings !== undefined) fn.mappings = fields.mappings;
+  if (fields.iconUrl !== undefined) fn.iconUrl = fields.iconUrl;
+  if (fields.executionOrder !== undefined) fn.executionOrder = fields.executionOrder;
+  // A function re-enabled while its state is disabled (3) is set to degraded (2).
+  if (fn.enabled && fn.statusState === 3) fn.statusState = 2;
+  if (configOf(before) !== configOf(fn)) fn.version = before.version + 1;
   const now = store.nowMicros();
-  if (changes.length > 0 || deleting) {
-    fn.updatedAtMicros = now;
-    logHogActivity(store, key.userId, fn, deleting ? 'deleted' : 'updated', deleting ? null : changes, now);
-  }
-  return ok(serializeHogFunction(store, fn, true));
+  fn.updatedAtMicros = now;
+  const changes = hogChanges(before, fn, store.leakSecrets);
+  // log_activity drops an `updated` entry without changes.
+  if (changes.length > 0) logHogActivity(store, key.userId, fn, 'updated', changes, now);
+  return ok(serializeHogFunction(store, fn, viewOf(store, true)));
 }
 
-/** PATCH rearrange/ {"orders": {"<uuid>": n}}: the transformations' order; answers all of them. */
+// products/cdp/backend/api/hog_function.py, HogFunctionViewSet.rearrange
 export function rearrangeHogFunctions(ctx: RouteContext): Reply {
   const { store, project, key } = ctx;
   const orders = ctx.body.data.orders;
-  if (orders === null || typeof orders !== 'object' || Array.isArray(orders))
-    throw validationError('orders', 'required', 'This field is required.');
+  if (!orders || typeof orders !== 'object' || Object.keys(orders).length === 0)
+    throw viewValidationError(null, 'No orders provided');
+  const ids = Object.keys(orders);
+  const found = new Map(
+    [...store.hogFunctions.values()]
+      .filter(
+        (f) =>
+          ids.includes(f.id) && f.projectId === project.id && ORDERED_TYPES.includes(f.type) && !f.deleted,
+      )
+      .map((f) => [f.id, f]),
+  );
+  const missing = ids.find((id) => !found.has(id));
+  if (missing !== undefined) throw viewValidationError(null, `HogFunction with id ${missing} does not exist`);
+  const types = new Set([...found.values()].map((f) => f.type));
+  if (types.size > 1)
+    throw viewValidationError(null, 'Cannot rearrange functions of different types in one request');
   const now = store.nowMicros();
-  for (const [id, order] of Object.entries(orders)) {
-    const fn = store.hogFunctions.get(id);
-    if (!fn || fn.projectId !== project.id || fn.deleted || fn.type !== 'transformation') continue;
+  for (const [id, fn] of found) {
+    const order = (orders as Record<string, unknown>)[id];
     if (fn.executionOrder === order) continue;
-    const change: ActivityChange = {
-      type: 'HogFunction',
-      action: 'changed',
-      field: 'priority',
-      before: fn.executionOrder,
-      after: order,
-    };
+    const change = { type: 'HogFunction', action: 'changed' as const, field: 'priority' };
+    logHogActivity(
+      store,
+      key.userId,
+      fn,
+      'updated',
+      [{ ...change, before: pyStr(fn.executionOrder), after: pyStr(order) }],
+      now,
+    );
     fn.executionOrder = Number(order);
     fn.updatedAtMicros = now;
-    logHogActivity(store, key.userId, fn, 'updated', [change], now);
   }
+  const [type] = types;
   const all = [...store.hogFunctions.values()]
-    .filter((fn) => fn.projectId === project.id && !fn.deleted && fn.type === 'transformation')
-    .sort(listOrder);
-  return ok(all.map((fn) => serializeHogFunction(store, fn, true)));
+    .filter((f) => f.projectId === project.id && !f.deleted && f.type === type)
+    .sort(
+      (a, b) =>
+        (a.executionOrder ?? Number.POSITIVE_INFINITY) - (b.executionOrder ?? Number.POSITIVE_INFINITY),
+    );
+  return ok(all.map((fn) => serializeHogFunction(store, fn, viewOf(store, true))));
 }
 
-export const invalidInvocation = (fields: Record<string, string[]>) => new RawValidationError(fields);
-
-/** A DRF field map answered as it is, not in the usual error shape (the invocations endpoint). */
-export class RawValidationError extends ApiError {
-  constructor(readonly fields: Record<string, string[]>) {
-    super(400, 'validation_error', 'invalid_input', 'Invalid input.');
-  }
-
-  override body(): Record<string, unknown> {
-    return this.fields;
-  }
-}
+/** Python's str() of a JSON value, as the rearrange activity writes the orders. */
+const pyStr = (v: unknown) => (v === null || v === undefined ? 'None' : String(v));

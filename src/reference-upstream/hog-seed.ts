@@ -2,6 +2,7 @@
 // `plugin-<slug>` template its migrated configs use), and in project 1 a function of every type,
 // transformations in an execution order, `legacy_destination`s mirroring some plugin configs
 // (enabled ones supersede those configs), logs, and the activity their creation left.
+import { validateInputs } from './hog-inputs.ts';
 import type {
   ActivityChange,
   HogFunction,
@@ -13,13 +14,21 @@ import type {
 import { PLUGINS, seededUuid } from './seed.ts';
 import type { Store } from './store.ts';
 
+// As InputsSchemaItemSerializer stores them: type, key, label, required, secret, hidden.
 const webhookInputs: HogInputSchema[] = [
-  { key: 'url', type: 'string', label: 'Webhook URL', secret: false, required: true },
-  { key: 'headers', type: 'dictionary', label: 'Headers', secret: false, required: false },
+  { type: 'string', key: 'url', label: 'Webhook URL', required: true, secret: false, hidden: false },
+  { type: 'dictionary', key: 'headers', label: 'Headers', required: false, secret: false, hidden: false },
 ];
 const slackInputs: HogInputSchema[] = [
-  { key: 'slack_workspace', type: 'integration', label: 'Slack workspace', secret: true, required: true },
-  { key: 'channel', type: 'string', label: 'Channel', secret: false, required: true },
+  {
+    type: 'string',
+    key: 'slack_workspace',
+    label: 'Slack bot token',
+    required: true,
+    secret: true,
+    hidden: false,
+  },
+  { type: 'string', key: 'channel', label: 'Channel', required: true, secret: false, hidden: false },
 ];
 
 const template = (
@@ -97,10 +106,17 @@ export function seedHogFunctions(projectId: number, startMicros: number, created
   return SEEDED.map(([name, type, templateId, enabled, executionOrder], index) => {
     const found = HOG_TEMPLATES.find((t) => t.id === templateId);
     const micros = startMicros + index * 3_600_000_000;
-    const inputs: HogFunction['inputs'] = {};
-    for (const [order, input] of (found?.inputs_schema ?? []).entries()) {
-      inputs[input.key] = { value: input.secret ? `secret-${index}-${input.key}` : `value-${index}`, order };
-    }
+    const given: Record<string, { value: unknown }> = {};
+    for (const input of found?.inputs_schema ?? [])
+      given[input.key] = {
+        value: input.secret
+          ? `secret-${index}-${input.key}`
+          : input.type === 'dictionary'
+            ? { 'X-Seed': `value-${index}` }
+            : `value-${index}`,
+      };
+    const validated = validateInputs(found?.inputs_schema ?? [], given, {}, type);
+    const inputs = 'inputs' in validated ? validated.inputs : {};
     return {
       id: seededUuid(7, index + 1),
       projectId,
@@ -117,7 +133,7 @@ export function seedHogFunctions(projectId: number, startMicros: number, created
       inputs,
       filters: { events: [{ id: '$pageview', type: 'events' }] },
       masking: null,
-      mappings: null,
+      mappings: type === 'destination' && templateId === 'template-webhook' ? seededMappings(index) : null,
       iconUrl: found?.icon_url ?? null,
       templateId,
       statusState: enabled ? 1 : 3,
@@ -140,14 +156,33 @@ export function seedLogs(fn: HogFunction, count: number, startMicros: number): H
   }));
 }
 
-/** Humanised as PostHog's activity detail writes a type: `site_destination` → "site destination". */
-export const humanisedType = (type: string) => type.replaceAll('_', ' ');
+/** One mapping with a secret input of its own (stored, and answered, as given: see hog-function-view.ts). */
+function seededMappings(index: number) {
+  const schema = [
+    { type: 'string', key: 'api_key', label: 'API key', required: true, secret: true, hidden: false },
+  ];
+  const validated = validateInputs(
+    schema,
+    { api_key: { value: `mapping-secret-${index}` } },
+    {},
+    'destination',
+  );
+  return [
+    { name: 'Pageviews', inputs_schema: schema, inputs: 'inputs' in validated ? validated.inputs : {} },
+  ];
+}
+
+/** products/cdp/backend/models/hog_functions/utils.py, humanize_hog_function_type. */
+export const humanisedType = (type: string | null) =>
+  !type ? 'hog function' : type === 'source_webhook' ? 'source' : type.replaceAll('_', ' ');
 
 /** Project 1's hog functions, their logs and the activity their creation left. */
 export function seedHogWorld(store: Store, startMicros: number): void {
   for (const fn of seedHogFunctions(1, startMicros + 500_013, 1)) {
     store.hogFunctions.set(fn.id, fn);
-    store.hogLogs.push(...seedLogs(fn, 12, fn.createdAtMicros + 60_000_000));
+    // The legacy consumer discards a legacy destination's logs (PostHog PR #97648).
+    if (fn.type !== 'legacy_destination')
+      store.hogLogs.push(...seedLogs(fn, 12, fn.createdAtMicros + 60_000_000));
     logHogActivity(store, fn.createdBy, fn, 'created', null, fn.createdAtMicros);
   }
 }
@@ -168,13 +203,14 @@ export function logHogActivity(
     activity,
     scope: 'HogFunction',
     item_id: fn.id,
+    // Detail(name=..., type=humanize_hog_function_type(...), changes=...), the rest null.
     detail: {
-      id: fn.id,
       name: fn.name,
       short_id: null,
       type: humanisedType(fn.type),
-      trigger: null,
       changes,
+      trigger: null,
+      context: null,
     },
     createdAtMicros: at,
   });

@@ -48,6 +48,8 @@ export interface User {
   email: string;
   is_email_verified: boolean;
   hedgehog_config: Record<string, unknown> | null;
+  /** UserBasicSerializer's last field since 2026; not set on the seeded users (null). */
+  role_at_organization?: string | null;
   organizationIds: string[];
   /** The last activity notification the user bookmarked, per project. */
   lastViewedActivityMicros: Map<number, number>;
@@ -101,13 +103,26 @@ export interface ActivityEntry {
   createdAtMicros: number;
 }
 
-/** One entry of a hog function's `inputs_schema`. */
+/** One entry of a hog function's `inputs_schema` (posthog/cdp/validation.py, InputsSchemaItemSerializer). */
 export interface HogInputSchema {
   key: string;
   type: string;
-  label: string;
-  secret: boolean;
-  required: boolean;
+  label?: string;
+  secret?: boolean;
+  required?: boolean;
+  hidden?: boolean;
+  default?: unknown;
+  templating?: boolean | string;
+  [other: string]: unknown;
+}
+
+/** One stored input: {value, bytecode | transpiled, order}, as InputsItemSerializer leaves it. */
+export interface HogInput {
+  value: unknown;
+  order: number;
+  templating?: string;
+  bytecode?: unknown;
+  transpiled?: unknown;
 }
 
 export interface HogFunctionTemplate {
@@ -137,8 +152,11 @@ export interface HogFunction {
   deleted: boolean;
   hog: string;
   inputsSchema: HogInputSchema[];
-  /** {key: {value, order}}; a secret's value is never answered. */
-  inputs: Record<string, { value: unknown; order: number }>;
+  /**
+   * Every input by key, secret ones too (PostHog keeps those apart in `encrypted_inputs`; which
+   * ones are secret is the schema's business). A secret's value is never answered.
+   */
+  inputs: Record<string, HogInput>;
   filters: unknown;
   masking: unknown;
   mappings: unknown;

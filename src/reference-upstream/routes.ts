@@ -14,6 +14,7 @@ import {
   updateConfig,
 } from './config-routes.ts';
 import { ALL_DIALECTS, type Dialect } from './dialect.ts';
+import { invokeHogFunction } from './hog-function-invocations.ts';
 import {
   createHogFunction,
   listHogFunctions,
@@ -22,12 +23,7 @@ import {
   retrieveHogFunction,
   updateHogFunction,
 } from './hog-function-routes.ts';
-import {
-  hogFunctionLogs,
-  hogFunctionMetrics,
-  hogFunctionMetricsTotals,
-  invokeHogFunction,
-} from './hog-function-runs.ts';
+import { hogFunctionLogs, hogFunctionMetrics, hogFunctionMetricsTotals } from './hog-function-runs.ts';
 import { listHogFunctionTemplates, retrieveHogFunctionTemplate } from './hog-function-template-routes.ts';
 import { getProject, listProjects } from './project-routes.ts';
 import type { Reply, RouteContext } from './reply.ts';
@@ -76,7 +72,8 @@ const HOG_FUNCTION_ROUTES: Route[] = [
     pattern: route(HOG_FUNCTION),
     methods: {
       GET: hogRead(retrieveHogFunction),
-      PATCH: hogWrite(updateHogFunction),
+      PATCH: hogWrite((ctx) => updateHogFunction(ctx, true)),
+      PUT: hogWrite((ctx) => updateHogFunction(ctx, false)),
       DELETE: hogWrite(refuseHogFunctionDelete),
     },
   },
@@ -84,7 +81,10 @@ const HOG_FUNCTION_ROUTES: Route[] = [
   { pattern: route(`${HOG_FUNCTION}/metrics`), methods: { GET: hogRead(hogFunctionMetrics) } },
   { pattern: route(`${HOG_FUNCTION}/metrics/totals`), methods: { GET: hogRead(hogFunctionMetricsTotals) } },
   { pattern: route(`${HOG_FUNCTION}/invocations`), methods: { POST: hogWrite(invokeHogFunction) } },
-  { pattern: route(`${PROJECT}/hog_function_templates`), methods: { GET: hogRead(listHogFunctionTemplates) } },
+  {
+    pattern: route(`${PROJECT}/hog_function_templates`),
+    methods: { GET: hogRead(listHogFunctionTemplates) },
+  },
   {
     pattern: route(`${PROJECT}/hog_function_templates/(?<id>[^/]+)`),
     methods: { GET: hogRead(retrieveHogFunctionTemplate) },

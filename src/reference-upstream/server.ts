@@ -28,6 +28,11 @@ export interface ReferenceUpstreamOptions {
   rateLimitPerMinute?: number | null;
   /** false: the legacy pipeline routes answer 404, as once PostHog PR #97440 lands. Default true. */
   legacyRoutes?: boolean;
+  /**
+   * A test double of a broken upstream: the 2026 dialect answers secret values in plain text
+   * (hog function inputs, activity changes), so a test can prove the gateway masks on its own.
+   */
+  leakSecrets?: boolean;
 }
 
 export interface ReferenceUpstream {
@@ -48,8 +53,9 @@ export async function startReferenceUpstream(
 ): Promise<ReferenceUpstream> {
   const dialect = options.dialect ?? 'spec';
   if (!ALL_DIALECTS.includes(dialect)) throw new TypeError(`unknown dialect ${JSON.stringify(dialect)}`);
+  const newStore = () => Object.assign(new Store(dialect), { leakSecrets: options.leakSecrets ?? false });
   const state: UpstreamState = {
-    store: new Store(dialect),
+    store: newStore(),
     dialect,
     publicBase: options.publicBase,
     legacyRoutes: options.legacyRoutes ?? true,
@@ -92,7 +98,7 @@ export async function startReferenceUpstream(
       state.requests.length = 0;
     },
     reset: () => {
-      state.store = new Store(dialect);
+      state.store = newStore();
       state.requests.length = 0;
       state.faults.clear();
       state.throttle.reset();

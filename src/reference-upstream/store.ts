@@ -42,6 +42,8 @@ export class Store {
   readonly hogLogs: HogFunctionLog[] = [];
   /** Every project's activity, newest last (appended as writes happen). */
   readonly activity: ActivityEntry[] = [];
+  /** A broken upstream (test double): the 2026 dialect answers secret values in plain text. */
+  leakSecrets = false;
   private nextConfigId = 1;
   private nextActivitySeq = 1;
   private lastMicros = 0;

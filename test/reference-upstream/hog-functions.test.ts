@@ -1,11 +1,38 @@
-// The 2026 dialect's hog functions (../shared/upstream-notes.md, "Hog functions"): list, retrieve,
-// create, update with secret inputs kept, delete as PATCH {"deleted": true}, logs, metrics, test
-// invocations, rearrange, and the activity their writes leave.
+// The 2026 dialect's hog functions as products/cdp/backend/api/hog_function.py@0019077 reads them:
+// the list (filters, search, order, pages) and the two serializers. Writes:
+// hog-function-writes.test.ts; logs and metrics: hog-function-runs.test.ts; test invocations:
+// hog-function-invocations.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { pathOf, rest } from './rest.ts';
 
 const FUNCTIONS = '/api/projects/1/hog_functions/';
+const FULL_FIELDS = [
+  'id',
+  'type',
+  'name',
+  'description',
+  'created_at',
+  'created_by',
+  'updated_at',
+  'enabled',
+  'hog',
+  'bytecode',
+  'transpiled',
+  'inputs_schema',
+  'inputs',
+  'filters',
+  'masking',
+  'mappings',
+  'icon_url',
+  'template',
+  'status',
+  'execution_order',
+  'batch_export_id',
+  'version',
+  'draft',
+  'draft_updated_at',
+];
 const TYPES = [
   'destination',
   'site_destination',
@@ -28,33 +55,123 @@ describe('hog functions, posthog-2026 dialect', () => {
   const byName = async (name: string) =>
     (await rest(upstream, 'GET', `${FUNCTIONS}?search=${encodeURIComponent(name)}`)).body.results[0];
 
-  it('lists a function of every type, execution order first, with the list fields only', async () => {
+  it('lists a function of every type, execution order first, with the minimal serializer fields in order', async () => {
     const { status, body } = await rest(upstream, 'GET', FUNCTIONS);
     expect(status).toBe(200);
     expect(new Set(body.results.map((f: { type: string }) => f.type))).toEqual(new Set(TYPES));
     expect(body.results.slice(0, 2).map((f: { name: string }) => f.name)).toEqual(['GeoIP', 'Drop bots']);
-    expect(Object.keys(body.results[0]).sort()).toEqual(
-      [
-        'id',
-        'type',
-        'name',
-        'description',
-        'created_at',
-        'created_by',
-        'updated_at',
-        'enabled',
-        'hog',
-        'filters',
-        'icon_url',
-        'template',
-        'status',
-        'execution_order',
-      ].sort(),
-    );
+    // HogFunctionMinimalSerializer.Meta.fields, search_match_type dropped without a search.
+    expect(Object.keys(body.results[0])).toEqual([
+      'id',
+      'type',
+      'name',
+      'description',
+      'created_at',
+      'created_by',
+      'updated_at',
+      'enabled',
+      'hog',
+      'filters',
+      'icon_url',
+      'template',
+      'status',
+      'execution_order',
+      'draft_updated_at',
+    ]);
     const full = await rest(upstream, 'GET', `${FUNCTIONS}?full=true`);
-    expect(Object.keys(full.body.results[0])).toEqual(
-      expect.arrayContaining(['inputs', 'inputs_schema', 'version']),
+    expect(Object.keys(full.body.results[0])).toEqual(FULL_FIELDS);
+  });
+
+  it('answers a retrieve with HogFunctionSerializer: user, template, status, inputs, compiled forms', async () => {
+    const webhook = await byName('Webhook to ops');
+    const { body } = await rest(upstream, 'GET', `${FUNCTIONS}${webhook.id}/`);
+    expect(Object.keys(body)).toEqual(FULL_FIELDS);
+    expect(Object.keys(body.created_by)).toEqual([
+      'id',
+      'uuid',
+      'distinct_id',
+      'first_name',
+      'last_name',
+      'email',
+      'is_email_verified',
+      'hedgehog_config',
+      'role_at_organization',
+    ]);
+    expect(body.created_by.hedgehog_config).toEqual({
+      use_as_profile: true,
+      color: 'blue',
+      accessories: ['beret'],
+      skin: null,
+    });
+    expect(Object.keys(body.template)).toEqual([
+      'id',
+      'name',
+      'description',
+      'code',
+      'code_language',
+      'inputs_schema',
+      'type',
+      'status',
+      'category',
+      'free',
+      'icon_url',
+      'filters',
+      'masking',
+      'mapping_templates',
+    ]);
+    expect(body.inputs.url).toEqual({ value: 'value-0', bytecode: ['_H', 1, 32, 'value-0'], order: 0 });
+    expect([body.status, body.draft, body.batch_export_id]).toEqual([
+      { state: 1, tokens: 10000 },
+      null,
+      null,
+    ]);
+    const banner = await byName('Banner');
+    const site = await rest(upstream, 'GET', `${FUNCTIONS}${banner.id}/`);
+    expect(site.body.bytecode).toBeNull();
+    expect(typeof site.body.transpiled).toBe('string');
+    // A disabled function is always {state: 0, tokens: 0} (HogFunction.status).
+    const off = await byName('Notification bar');
+    expect((await rest(upstream, 'GET', `${FUNCTIONS}${off.id}/`)).body.status).toEqual({
+      state: 0,
+      tokens: 0,
+    });
+  });
+
+  it('searches name then description: exact substrings only when there are any, else trigram matches', async () => {
+    const exact = await rest(upstream, 'GET', `${FUNCTIONS}?search=webhook`);
+    expect(exact.body.results.map((f: { search_match_type: string }) => f.search_match_type)).toEqual(
+      exact.body.results.map(() => 'exact'),
     );
+    expect(exact.body.results.map((f: { name: string }) => f.name)).toContain('Stripe webhook');
+    const typo = await rest(upstream, 'GET', `${FUNCTIONS}?search=webhok`);
+    expect(typo.body.results.length).toBeGreaterThan(0);
+    expect(new Set(typo.body.results.map((f: { search_match_type: string }) => f.search_match_type))).toEqual(
+      new Set(['similar']),
+    );
+    const long = await rest(upstream, 'GET', `${FUNCTIONS}?search=${'x'.repeat(201)}`);
+    expect([long.status, long.body]).toEqual([
+      400,
+      {
+        type: 'validation_error',
+        code: 'invalid_input',
+        detail: 'Search query must be 200 characters or fewer.',
+        attr: 'search',
+      },
+    ]);
+  });
+
+  it('filters by filters__contains, and refuses filters that are not JSON', async () => {
+    const all = await rest(upstream, 'GET', FUNCTIONS);
+    const byFilter = await rest(
+      upstream,
+      'GET',
+      `${FUNCTIONS}?filters=${encodeURIComponent(JSON.stringify({ events: [{ id: '$pageview' }] }))}`,
+    );
+    expect(byFilter.body.count).toBe(
+      all.body.results.filter((f: { filters: { events?: unknown[] } }) => f.filters.events?.length).length,
+    );
+    const bad = await rest(upstream, 'GET', `${FUNCTIONS}?filters=nope`);
+    expect([bad.status, bad.body.attr, bad.body.detail]).toEqual([400, 'filters', 'Invalid filters']);
   });
 
   it('filters by type, enabled and search, and refuses a search over 200 characters', async () => {
@@ -69,153 +186,12 @@ describe('hog functions, posthog-2026 dialect', () => {
       'Webhook Destination (migrated)',
     ]);
     expect(legacy.body.count).toBe(3);
-    const long = await rest(upstream, 'GET', `${FUNCTIONS}?search=${'x'.repeat(201)}`);
-    expect([long.status, long.body.attr]).toEqual([400, 'search']);
   });
 
   it('pages by limit and offset', async () => {
     const { body } = await rest(upstream, 'GET', `${FUNCTIONS}?limit=5`);
     expect(body.results).toHaveLength(5);
     expect(pathOf(body.next)).toBe(`${FUNCTIONS}?limit=5&offset=5`);
-  });
-
-  it('answers a secret input as {"secret": true} and keeps it when an update sends that or leaves it out', async () => {
-    const slack = await byName('Slack');
-    const one = await rest(upstream, 'GET', `${FUNCTIONS}${slack.id}/`);
-    expect(one.body.inputs.slack_workspace).toEqual({ secret: true });
-    expect(one.text).not.toContain('secret-1-slack_workspace');
-    const updated = await rest(upstream, 'PATCH', `${FUNCTIONS}${slack.id}/`, {
-      json: { inputs: { slack_workspace: { secret: true }, channel: { value: '#ops' } } },
-    });
-    expect(updated.status).toBe(200);
-    expect(updated.body.inputs).toEqual({
-      slack_workspace: { secret: true },
-      channel: { value: '#ops', order: 1 },
-    });
-    expect(updated.body.version).toBe(2);
-    expect(upstream.store.hogFunctions.get(slack.id)!.inputs.slack_workspace!.value).toBe(
-      'secret-1-slack_workspace',
-    );
-    const renamed = await rest(upstream, 'PATCH', `${FUNCTIONS}${slack.id}/`, {
-      json: { name: 'Slack #ops' },
-    });
-    expect(renamed.body.version).toBe(2);
-  });
-
-  it('creates from a template or from code, and says what is wrong otherwise', async () => {
-    const fromTemplate = await rest(upstream, 'POST', FUNCTIONS, {
-      json: { template_id: 'template-webhook', inputs: { url: { value: 'https://example.com/hook' } } },
-    });
-    expect(fromTemplate.status).toBe(201);
-    expect([fromTemplate.body.type, fromTemplate.body.name, fromTemplate.body.template.id]).toEqual([
-      'destination',
-      'HTTP Webhook',
-      'template-webhook',
-    ]);
-    const fromCode = await rest(upstream, 'POST', FUNCTIONS, {
-      json: { type: 'transformation', hog: 'return event', name: 'Mine' },
-    });
-    expect([fromCode.status, fromCode.body.type, fromCode.body.template]).toEqual([
-      201,
-      'transformation',
-      null,
-    ]);
-    const unknown = await rest(upstream, 'POST', FUNCTIONS, { json: { template_id: 'nope' } });
-    expect([unknown.status, unknown.body.attr, unknown.body.detail]).toEqual([
-      400,
-      'template_id',
-      "No template found for id 'nope'",
-    ]);
-    const noHog = await rest(upstream, 'POST', FUNCTIONS, { json: { name: 'x' } });
-    expect([noHog.status, noHog.body.attr]).toEqual([400, 'hog']);
-    const missingInput = await rest(upstream, 'POST', FUNCTIONS, {
-      json: { template_id: 'template-webhook' },
-    });
-    expect([missingInput.status, missingInput.body.attr]).toEqual([400, 'inputs__url']);
-    const legacy = await rest(upstream, 'POST', FUNCTIONS, {
-      json: { type: 'legacy_destination', hog: 'x' },
-    });
-    expect([legacy.status, legacy.body.attr]).toEqual([400, 'type']);
-  });
-
-  it('refuses a type change, refuses DELETE, and deletes by PATCH {"deleted": true}', async () => {
-    const webhook = await byName('Webhook to ops');
-    const retype = await rest(upstream, 'PATCH', `${FUNCTIONS}${webhook.id}/`, {
-      json: { type: 'site_app' },
-    });
-    expect([retype.status, retype.body.attr]).toEqual([400, 'type']);
-    const del = await rest(upstream, 'DELETE', `${FUNCTIONS}${webhook.id}/`);
-    expect([del.status, del.body.detail]).toEqual([
-      403,
-      'This action does not support personal API key access',
-    ]);
-    const patched = await rest(upstream, 'PATCH', `${FUNCTIONS}${webhook.id}/`, { json: { deleted: true } });
-    expect(patched.status).toBe(200);
-    expect((await rest(upstream, 'GET', `${FUNCTIONS}${webhook.id}/`)).status).toBe(404);
-    expect((await rest(upstream, 'GET', `${FUNCTIONS}not-a-uuid/`)).status).toBe(404);
-  });
-
-  it('logs creation and changes as HogFunction activity, with execution_order shown as priority', async () => {
-    const geoip = await byName('GeoIP');
-    const drop = await byName('Drop bots');
-    const answer = await rest(upstream, 'PATCH', `${FUNCTIONS}rearrange/`, {
-      json: { orders: { [geoip.id]: 2, [drop.id]: 1 } },
-    });
-    expect(
-      answer.body.map((f: { name: string; execution_order: number }) => [f.name, f.execution_order]),
-    ).toEqual([
-      ['Drop bots', 1],
-      ['GeoIP', 2],
-    ]);
-    const log = await rest(
-      upstream,
-      'GET',
-      `/api/projects/1/activity_log/?scope=HogFunction&item_id=${geoip.id}`,
-    );
-    const [latest, created] = log.body.results;
-    expect([latest.activity, latest.detail.changes[0].field, latest.detail.type]).toEqual([
-      'updated',
-      'priority',
-      'transformation',
-    ]);
-    expect(created.activity).toBe('created');
-  });
-
-  it('serves logs newest first, filtered and limited, metrics and their totals', async () => {
-    const fn = await byName('Webhook to ops');
-    const logs = await rest(upstream, 'GET', `${FUNCTIONS}${fn.id}/logs/?limit=5`);
-    expect(logs.body.count).toBe(12);
-    expect(logs.body.results).toHaveLength(5);
-    const times = logs.body.results.map((l: { timestamp: string }) => Date.parse(l.timestamp));
-    expect(times).toEqual([...times].sort((a, b) => b - a));
-    const more = await rest(upstream, 'GET', pathOf(logs.body.next));
-    expect(more.body.results[0].timestamp < logs.body.results[4].timestamp).toBe(true);
-    const errors = await rest(upstream, 'GET', `${FUNCTIONS}${fn.id}/logs/?level=ERROR`);
-    expect(new Set(errors.body.results.map((l: { level: string }) => l.level))).toEqual(new Set(['ERROR']));
-    expect((await rest(upstream, 'GET', `${FUNCTIONS}${fn.id}/logs/?limit=501`)).status).toBe(400);
-    const metrics = await rest(upstream, 'GET', `${FUNCTIONS}${fn.id}/metrics/?after=-7d&interval=day`);
-    expect(metrics.body.labels).toHaveLength(8);
-    expect(metrics.body.series.map((s: { name: string }) => s.name)).toEqual([
-      'succeeded',
-      'failed',
-      'filtered',
-    ]);
-    const totals = await rest(upstream, 'GET', `${FUNCTIONS}${fn.id}/metrics/totals/`);
-    expect(Object.keys(totals.body.totals)).toEqual(['succeeded', 'failed', 'filtered']);
-  });
-
-  it('runs a test invocation, also of a function not saved yet, and answers its validation errors raw', async () => {
-    const fn = await byName('Webhook to ops');
-    const run = await rest(upstream, 'POST', `${FUNCTIONS}${fn.id}/invocations/`, {
-      json: { globals: { event: { event: '$pageview' } }, mock_async_functions: true },
-    });
-    expect([run.status, run.body.status, run.body.errors]).toEqual([200, 'success', []]);
-    const unsaved = await rest(upstream, 'POST', `${FUNCTIONS}new/invocations/`, {
-      json: { configuration: { hog: 'return event' }, globals: { event: { event: 'x' } } },
-    });
-    expect(unsaved.body.status).toBe('success');
-    const invalid = await rest(upstream, 'POST', `${FUNCTIONS}${fn.id}/invocations/`, { json: {} });
-    expect([invalid.status, invalid.body]).toEqual([400, { globals: ['This field is required.'] }]);
   });
 
   it('asks for hog_function scopes, and is not served by the older dialects', async () => {
