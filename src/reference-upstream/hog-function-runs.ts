@@ -165,7 +165,11 @@ export function hogFunctionMetrics(ctx: RouteContext): Reply {
   const starts: number[] = [];
   for (let t = bucketStart(from, interval); t <= to && starts.length < 10_000; t += step) starts.push(t);
   const labels = starts.map((s) => label(s, interval));
-  return ok({ labels, series: seriesOf(fn, breakdown, metrics, starts, step, to) });
+  // One series per breakdown value the window has rows for.
+  const series = seriesOf(fn, breakdown, metrics, starts, step, to).filter((s) =>
+    s.values.some((v) => v > 0),
+  );
+  return ok({ labels, series });
 }
 
 // posthog/api/app_metrics2.py, AppMetricsMixin.metrics_totals (fetch_app_metric_totals; `after` defaults to -7d)
