@@ -3,8 +3,9 @@
 // `page_size` up to 1000, `ordering=created_at` for oldest first, `follow=true` to keep a `next`
 // cursor at the tail (the way to poll without losing entries), `page=N` for numbered pages, and
 // entries that carry `team_id`, `client` and `ip_address`.
-import { ApiError, notFound, validationError } from './api-error.ts';
-import { serializeEntry } from './dialect.ts';
+import { ApiError, notFound, serverError } from './api-error.ts';
+import { formatTimestamp } from './dialect.ts';
+import { userBasic } from './hog-function-view.ts';
 import type { ActivityEntry } from './model.ts';
 import {
   type Cursor,
@@ -28,25 +29,39 @@ export const paymentRequired = () =>
     'Audit logs requires a paid PostHog plan. Please upgrade to access this feature.',
   );
 
+/** ActivityLogSerializer (fields "__all__", user as UserBasicSerializer), in its field order. */
+function serializeEntry2026(store: RouteContext['store'], e: ActivityEntry) {
+  return {
+    id: e.id,
+    user: e.userId === null ? null : userBasic(store.users.get(e.userId)),
+    unread: false,
+    team_id: e.projectId,
+    organization_id: e.organizationId,
+    was_impersonated: e.was_impersonated,
+    is_system: e.is_system,
+    client: e.userId === null ? null : 'api',
+    ip_address: null,
+    activity: e.activity,
+    item_id: e.item_id,
+    scope: e.scope,
+    detail: e.detail,
+    created_at: formatTimestamp(e.createdAtMicros),
+  };
+}
+
+// posthog/api/advanced_activity_logs/viewset.py, ActivityLogViewSet.list (ActivityLogPagination; permissions.py)
 export function listActivity2026(ctx: RouteContext): Reply {
   const { store, project, url } = ctx;
-  const scopes = requestedScopes(url.query);
   const organization = store.organizations.get(project.organizationId)!;
-  if (!organization.auditLogs && !(scopes.length > 0 && scopes.every((s) => FREE_SCOPES.has(s))))
-    throw paymentRequired();
+  if (!organization.auditLogs && !billingExempt(url.query)) throw paymentRequired();
   const ascending = url.query.get('ordering') === 'created_at';
-  const entries = filtered(ctx, scopes).sort((a, b) =>
+  const entries = filtered(ctx).sort((a, b) =>
     ascending ? a.createdAtMicros - b.createdAtMicros : b.createdAtMicros - a.createdAtMicros,
   );
   const size = Math.min(MAX_PAGE_SIZE, positiveInt(url.query.get('page_size'), true) ?? DEFAULT_PAGE_SIZE);
-  const serialize = (e: ActivityEntry) => ({
-    ...serializeEntry(store, e, false),
-    team_id: e.projectId,
-    client: e.userId === null ? null : 'api',
-    ip_address: null,
-  });
+  const serialize = (e: ActivityEntry) => serializeEntry2026(store, e);
   const pageNumber = url.query.get('page');
-  if (pageNumber !== null) {
+  if (pageNumber) {
     const page = numberedPage(entries, size, pageNumber, url);
     return ok({ ...page, results: page.results.map(serialize) });
   }
@@ -55,30 +70,53 @@ export function listActivity2026(ctx: RouteContext): Reply {
   return ok({ ...page, results: page.results.map(serialize) });
 }
 
-/** `scope` and `scopes` (a comma list) together. */
-function requestedScopes(query: URLSearchParams): string[] {
-  const scopes = (query.get('scopes') ?? '').split(',').filter(Boolean);
-  const scope = query.get('scope');
-  return scope === null ? scopes : [...scopes, scope];
+/**
+ * permissions.py, requested_scopes_are_billing_exempt: what `scope` and `scopes` (repeated, JSON
+ * arrays or comma lists) can reach together, when that is only free scopes.
+ */
+function billingExempt(query: URLSearchParams): boolean {
+  let reachable: Set<string> | null = query.get('scope') ? new Set([query.get('scope')!]) : null;
+  const scopes = new Set<string>();
+  for (const raw of query.getAll('scopes')) {
+    const value = raw.trim();
+    let parsed: unknown = null;
+    if (value.startsWith('[') && value.endsWith(']'))
+      try {
+        parsed = JSON.parse(value);
+      } catch {}
+    if (Array.isArray(parsed)) for (const item of parsed) scopes.add(String(item));
+    else for (const part of value.split(',').map((p) => p.trim())) if (part) scopes.add(part);
+  }
+  if (scopes.size > 0)
+    reachable = reachable === null ? scopes : new Set([...reachable].filter((s) => scopes.has(s)));
+  return reachable !== null && reachable.size > 0 && [...reachable].every((s) => FREE_SCOPES.has(s));
 }
 
-function filtered({ store, project, url }: RouteContext, scopes: string[]): ActivityEntry[] {
+/** safely_get_queryset: `user`, `scope`, `scopes` (a comma list) and `item_id`, ANDed; empty ones ignored. */
+function filtered({ store, project, url }: RouteContext): ActivityEntry[] {
+  const q = url.query;
+  // request.GET.dict(): the last value of a repeated key.
+  const param = (k: string) => q.getAll(k).at(-1) || null;
   let entries = store.activity.filter((e) => e.projectId === project.id);
-  const user = url.query.get('user');
+  const user = param('user');
   if (user !== null) {
-    if (!/^\d+$/.test(user)) throw validationError('user', 'invalid_input', 'A valid integer is required.');
+    // filter(user=...) on the integer key: Django raises on anything else, unhandled.
+    if (!/^\s*[+-]?\d+\s*$/.test(user)) throw serverError();
     entries = entries.filter((e) => e.userId === Number(user));
   }
-  if (scopes.length > 0) entries = entries.filter((e) => scopes.includes(e.scope));
-  const itemId = url.query.get('item_id');
+  const scope = param('scope');
+  if (scope !== null) entries = entries.filter((e) => e.scope === scope);
+  const scopes = param('scopes')?.split(',');
+  if (scopes) entries = entries.filter((e) => scopes.includes(e.scope));
+  const itemId = param('item_id');
   if (itemId !== null) entries = entries.filter((e) => e.item_id === itemId);
   return entries;
 }
 
 /** DRF's PageNumberPagination: `page=N` (from 1), `count`, links with `page`. */
 function numberedPage(entries: ActivityEntry[], size: number, text: string, url: RouteContext['url']) {
-  const page = positiveInt(text, true);
   const pages = Math.max(1, Math.ceil(entries.length / size));
+  const page = text === 'last' ? pages : positiveInt(text, true);
   if (page === undefined || page > pages) throw notFound('Invalid page.');
   const results = entries.slice((page - 1) * size, page * size);
   const link = (n: number) => (n === 1 ? linkWith(url, {}, ['page']) : linkWith(url, { page: String(n) }));
@@ -124,7 +162,8 @@ function orderedCursorPage(
   const last = page[page.length - 1];
   let next: string | null = null;
   if ((hasNext || follow) && last) next = link({ reverse: false, position: position(last) });
-  else if (follow) next = linkWith(url, asked === null ? {} : { cursor: asked });
+  // TailFollowingCursorPagination: nothing new, so the same cursor again (none without one).
+  else if (follow && asked !== null) next = link(cursor);
   const previous = hasPrevious && page.length ? link({ reverse: true, position: position(page[0]!) }) : null;
   return { next, previous, results: page };
 }
