@@ -1,9 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { defaultFieldResolver, type GraphQLObjectType } from 'graphql';
+import {
+  defaultFieldResolver,
+  type GraphQLObjectType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { unlistedBreakingChanges } from '../src/schema/breaking-changes.ts';
 import { printedSchema, schema } from '../src/schema/index.ts';
+import { scopesOf } from '../src/schema/scopes.ts';
+import { scopesDoc } from '../src/schema/scopes-doc.ts';
 
 describe('schema.graphql', () => {
   it('is what the builder prints (npm run schema:print)', () => {
@@ -44,6 +52,134 @@ describe('schema.graphql', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+});
+
+/** Every field of every object, interface and input type, as `Type.field` with its description. */
+function everyField() {
+  const fields: { name: string; field: string; description: string }[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith('__')) continue;
+    if (!isObjectType(type) && !isInterfaceType(type) && !isInputObjectType(type)) continue;
+    for (const field of Object.values(type.getFields()))
+      fields.push({
+        name: `${type.name}.${field.name}`,
+        field: field.name,
+        description: field.description ?? '',
+      });
+  }
+  return fields;
+}
+
+/**
+ * The values of scopes.ts's `Scope` (the PostHog scopes the gateway's calls need, as PostHog's
+ * posthog/scopes.py spells them), read from its source: a type has no value to import.
+ */
+function scopeTypeValues(): Set<string> {
+  const source = readFileSync(new URL('../src/schema/scopes.ts', import.meta.url), 'utf8');
+  const union = /export type Scope =([^;]+);/.exec(source)?.[1] ?? '';
+  return new Set([...union.matchAll(/'([^']+)'/g)].map((m) => m[1]!));
+}
+
+describe('descriptions a user can act on', () => {
+  // Relay's protocol fields read the same on every connection, edge and payload; everything else
+  // says what it is for its own type.
+  const PROTOCOL_FIELDS = new Set(['clientMutationId', 'cursor', 'pageInfo']);
+  const FILLER = /^(Its|The) [a-z ]{1,20}\.$/;
+
+  it('no two fields share one, but for Relay’s protocol fields', () => {
+    const byDescription = new Map<string, string[]>();
+    for (const { name, field, description } of everyField()) {
+      if (PROTOCOL_FIELDS.has(field)) continue;
+      byDescription.set(description, [...(byDescription.get(description) ?? []), name]);
+    }
+    expect([...byDescription.values()].filter((names) => names.length > 1)).toEqual([]);
+  });
+
+  it('none is filler such as "Its mappings."', () => {
+    const filler: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__')) continue;
+      if (type.description && FILLER.test(type.description)) filler.push(type.name);
+      if (!('getFields' in type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (field.description && FILLER.test(field.description)) filler.push(`${type.name}.${field.name}`);
+        for (const arg of 'args' in field ? field.args : [])
+          if (arg.description && FILLER.test(arg.description))
+            filler.push(`${type.name}.${field.name}(${arg.name})`);
+      }
+    }
+    expect(filler).toEqual([]);
+  });
+
+  it('Query, Mutation and Project say what they hold today', () => {
+    const query = schema.getQueryType()!.description!;
+    for (const thing of [
+      'hog functions',
+      'hog function templates',
+      'destination configs',
+      'destinations',
+      'activity log',
+    ])
+      expect(query).toContain(thing);
+    expect(schema.getMutationType()!.description).toMatch(/hog functions.*destination configs/s);
+    expect(schema.getSubscriptionType()!.description).toContain('activityAdded');
+    const project = schema.getType('Project')!.description!;
+    for (const thing of [
+      'hog functions',
+      'hog function templates',
+      'destination configs',
+      'destinations',
+      'activity log',
+    ])
+      expect(project).toContain(thing);
+  });
+});
+
+describe('scopes (docs/scopes.md)', () => {
+  const fieldsOf = (type: string) => Object.values((schema.getType(type) as GraphQLObjectType).getFields());
+
+  it('docs/scopes.md is what the builder prints (npm run schema:print)', () => {
+    expect(readFileSync(new URL('../docs/scopes.md', import.meta.url), 'utf8')).toBe(scopesDoc(schema));
+  });
+
+  it('every Query, Mutation and Subscription field, and every Project field that calls, names its scopes', () => {
+    // `project` asks nothing itself; node and nodes need the read scope of the id's type, said in words.
+    const inWords = new Set(['Query.project', 'Query.node', 'Query.nodes']);
+    const missing: string[] = [];
+    for (const type of ['Query', 'Mutation', 'Subscription'])
+      for (const field of fieldsOf(type)) {
+        const name = `${type}.${field.name}`;
+        if (!inWords.has(name) && scopesOf(field.description).length === 0) missing.push(name);
+      }
+    for (const field of fieldsOf('Project'))
+      if (!['id', 'projectId'].includes(field.name) && scopesOf(field.description).length === 0)
+        missing.push(`Project.${field.name}`);
+    expect(missing).toEqual([]);
+    const query = Object.fromEntries(fieldsOf('Query').map((f) => [f.name, f.description ?? '']));
+    for (const name of ['node', 'nodes'])
+      for (const scope of ['project:read', 'plugin:read', 'hog_function:read'])
+        expect(query[name]).toContain(scope);
+    expect(query.project).toMatch(/needs no scope/);
+  });
+
+  it('a mutation names a write scope, and every scope named is one PostHog defines', () => {
+    const known = scopeTypeValues();
+    expect(known.size).toBeGreaterThanOrEqual(6);
+    for (const scope of known) expect(scope).toMatch(/^[a-z_]+:(read|write)$/);
+    const unknown = everyField().flatMap(({ name, description }) =>
+      scopesOf(description)
+        .filter((scope) => !known.has(scope))
+        .map((scope) => `${name}: ${scope}`),
+    );
+    expect(unknown).toEqual([]);
+    for (const field of fieldsOf('Mutation')) {
+      if (field.name === 'bookmarkActivityNotification') continue; // PostHog asks activity_log:read of it
+      expect(
+        scopesOf(field.description).some((s) => s.endsWith(':write')),
+        field.name,
+      ).toBe(true);
+    }
   });
 });
 

@@ -17,6 +17,7 @@ import {
   isRecordOf,
   ProjectRef,
 } from './refs.ts';
+import { needsScopes } from './scopes.ts';
 import { listAnswersSuffice } from './selection.ts';
 
 /** The scope PostHog writes on entries about a destination config. */
@@ -26,49 +27,62 @@ builder.objectType(ActivityLogEntryRef, {
   description: 'One entry of a project’s activity log: who did what to which item.',
   isTypeOf: isRecordOf('ActivityLogEntry'),
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The entry’s upstream UUID.' }),
+    id: t.exposeID('id', {
+      description: 'The entry’s UUID in PostHog’s activity log (not a global id: `node` does not take it).',
+    }),
     user: t.expose('user', {
       type: ActivityUserRef,
       nullable: true,
-      description: 'Who made the change; null for system changes.',
+      description: 'Who made the change, as PostHog names them; null for a change the system made.',
     }),
     unread: t.exposeBoolean('unread', {
       description:
-        'Whether the entry is newer than the caller’s bookmark (computed only by important changes).',
+        'Whether the entry is newer than the caller’s notification bookmark; computed only in importantChanges, false everywhere else.',
     }),
     organizationId: t.exposeString('organizationId', {
       nullable: true,
-      description: 'The organization’s UUID.',
+      description:
+        'The UUID of the organization the project belongs to; null when the upstream leaves it out.',
     }),
     wasImpersonated: t.exposeBoolean('wasImpersonated', {
       nullable: true,
-      description: 'Whether staff made the change while impersonating the user.',
+      description:
+        'Whether PostHog staff made the change while logged in as `user`; null when the upstream does not say.',
     }),
     isSystem: t.exposeBoolean('isSystem', {
       nullable: true,
-      description: 'Whether the system made the change.',
+      description:
+        'Whether PostHog itself made the change (then `user` is null); null when the upstream does not say.',
     }),
     activity: t.exposeString('activity', {
-      description: 'The action, e.g. created, updated, enabled, job_triggered.',
+      description: 'What was done, in PostHog’s words: created, updated, deleted, enabled, job_triggered, …',
     }),
     itemId: t.exposeString('itemId', {
       nullable: true,
-      description: 'The identifier of the affected item.',
+      description:
+        'The changed item’s id as PostHog writes it: a config’s integer id as text for PluginConfig, a hog function’s UUID for HogFunction; null when the entry names none.',
     }),
     scope: t.exposeString('scope', {
-      description: 'The kind of the affected item, e.g. PluginConfig, FeatureFlag.',
+      description:
+        'The kind of item changed, e.g. PluginConfig, HogFunction, FeatureFlag; what activityLog’s `scope` argument matches.',
     }),
     detail: t.expose('detail', {
       type: 'JSON',
       nullable: true,
-      description: 'What changed, as the upstream describes it (name, changes, trigger…).',
+      description:
+        'What changed, as PostHog describes it: {name, changes: [{field, before, after}], trigger, …}; secret inputs read as masked; null when there is no detail.',
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it happened.' }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the change was made (ISO 8601); the log is ordered by it, newest first.',
+    }),
     destinationConfig: t.field({
       type: DestinationConfigRef,
       nullable: true,
-      description:
-        'The config this entry is about, when scope is PluginConfig and the config can still be read.',
+      description: needsScopes(
+        'The destination config this entry is about, when `scope` is PluginConfig: read from PostHog (batched with the page’s other entries); null for another scope or when the config is gone.',
+        'plugin:read',
+      ),
       // Batched per project with the other entries of the page: several configs of one project
       // are read from list pages when that is fewer calls than a retrieve each.
       resolve: async (entry, _args, ctx, info) => {
@@ -92,8 +106,13 @@ export const ActivityLogConnection = builder.connectionObject(
     name: 'ActivityLogConnection',
     description:
       'Activity log entries, newest first, as a Relay connection (first/after forward, last/before backward).',
+    edgesField: { description: 'This page’s activity log entries, newest first, each with its cursor.' },
   },
-  { name: 'ActivityLogEdge', description: 'An activity log entry and its cursor.' },
+  {
+    name: 'ActivityLogEdge',
+    description: 'An activity log entry and its cursor.',
+    nodeField: { description: 'One activity log entry: who did what to which item, and when.' },
+  },
 );
 
 /** A project's activity log (or the part of it that matches `filters`) as a connection. */
@@ -121,8 +140,10 @@ builder.objectFields(ProjectRef, (t) => ({
     {
       type: ActivityLogEntryRef,
       nullable: true,
-      description:
-        'The project’s activity log, newest first. Filters go to the upstream as scope, item_id and user. Pages forward (first/after) and backward (last/before); `last` without `before` reads to the end of the log.',
+      description: needsScopes(
+        'The project’s activity log, newest first (GET …/activity_log/, 100 entries an upstream page, at most 10 upstream pages a field). Filters go to the upstream as scope, item_id and user. Pages forward (first/after) and backward (last/before); `last` without `before` reads to the end of the log.',
+        'activity_log:read',
+      ),
       args: {
         scope: t.arg.string({ description: 'Only entries of this scope, e.g. PluginConfig.' }),
         itemId: t.arg.string({ description: 'Only entries about this item id (exact).' }),

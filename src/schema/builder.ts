@@ -25,20 +25,45 @@ export const builder = new SchemaBuilder<{
     // node and nodes are defined in node.ts, so that each id is decoded (and may fail) on its own.
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    // Each connection and edge names its own items (edgesField / nodeField where it is made);
+    // these are the fallbacks, and what every connection shares: its cursors and its pageInfo.
     edgesFieldOptions: {
       nullable: { list: false, items: false },
-      description: 'The items of this page, each with its cursor.',
+      description: 'This page’s items in list order, each with the cursor that resumes after it.',
     },
-    nodeFieldOptions: { nullable: false, description: 'The item.' },
-    cursorFieldOptions: { description: 'Pass as `after` (or `before`) to continue from this item.' },
-    pageInfoFieldOptions: { description: 'Where this page sits in the whole list.' },
-    nodeTypeOptions: { description: 'An object with a global id that `node` and `nodes` can refetch.' },
-    idFieldOptions: { description: 'The global id: opaque, stable, accepted by `node` and `nodes`.' },
-    pageInfoTypeOptions: { description: 'Relay page information.' },
-    hasNextPageFieldOptions: { description: 'Whether more items follow this page.' },
-    hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },
-    startCursorFieldOptions: { description: 'The cursor of the first item of this page.' },
-    endCursorFieldOptions: { description: 'The cursor of the last item of this page.' },
+    nodeFieldOptions: { nullable: false, description: 'The object this edge of a list leads to.' },
+    cursorFieldOptions: {
+      description:
+        'An opaque string: pass it as `after` for the items that follow this one, or as `before` for those that precede it. It is valid only for the list (and the filters) that gave it; any other list answers BAD_USER_INPUT.',
+    },
+    pageInfoFieldOptions: {
+      description:
+        'Whether more items follow or precede this page, and the cursors of its first and last items to page on with.',
+    },
+    nodeTypeOptions: {
+      description:
+        'An object with a global id (Project, DestinationConfig or HogFunction): `node(id:)` and `nodes(ids:)` fetch it again by that id.',
+    },
+    idFieldOptions: {
+      description:
+        'A global id: an opaque base64 string naming the type, the numeric project and the upstream id. Stable across requests and keys; pass it to `node`, `nodes` or a mutation’s `id`.',
+    },
+    pageInfoTypeOptions: {
+      description:
+        'Where a page sits in its list (Relay’s PageInfo): whether there is more, and cursors to get it.',
+    },
+    hasNextPageFieldOptions: {
+      description: 'True when items follow this page: ask again with `after: endCursor` to read them.',
+    },
+    hasPreviousPageFieldOptions: {
+      description: 'True when items precede this page: ask again with `before: startCursor` to read them.',
+    },
+    startCursorFieldOptions: {
+      description: 'The cursor of this page’s first item, to pass as `before`; null on an empty page.',
+    },
+    endCursorFieldOptions: {
+      description: 'The cursor of this page’s last item, to pass as `after`; null on an empty page.',
+    },
     firstArgOptions: {
       description: 'How many items from the start of the window (default 20, at most 100).',
     },
@@ -52,5 +77,11 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({ description: 'The entry points for reading destination configs and the activity log.' });
-builder.mutationType({ description: 'Changes to destination configs and activity notifications.' });
+builder.queryType({
+  description:
+    'Reads PostHog through your personal API key: `projects` and `project(projectId:)` lead to a project’s hog functions, hog function templates, destination configs (legacy plugin configs), destinations (hog functions of the destination kinds and the configs, merged into one list) and activity log; `node` and `nodes` fetch an object again by its global id. A field that calls PostHog ends its description with the line "Scopes: …": the personal API key scopes it needs (all of them: docs/scopes.md).',
+});
+builder.mutationType({
+  description:
+    'Writes through your personal API key: hog functions (create, update, delete, test, rearrange transformations) and destination configs (legacy plugin configs: update and delete; create, job runs and rearrange are retired by PostHog), and the retired activity notification bookmark. Each names the `:write` scope it needs in its last line; a `:write` scope also grants `:read`.',
+});

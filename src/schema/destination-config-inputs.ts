@@ -3,53 +3,70 @@
 import { badUserInput } from '../errors/codes.ts';
 import type { ConfigWrite } from '../upstream/config-body.ts';
 import { builder } from './builder.ts';
+import { CLIENT_MUTATION_ID } from './payloads.ts';
 
-const writableInputFields = {
-  enabled: 'Whether the destination receives events.',
-  name: 'Its name.',
-  description: 'Its description.',
-  deleted: 'Soft-deletes (true) or restores (false) it.',
-  filters: 'Which events reach it.',
-  config:
-    'Plugin settings. Sent the way the upstream accepts them (a form field holding JSON); a masked secret left as the mask keeps its stored value.',
-};
+const MASK_NOTE = 'a secret left as its mask (as `config` reads it) keeps its stored value';
 
 export const CreateInput = builder.inputType('CreateDestinationConfigInput', {
   description: 'A new destination config. plugin and order are required upstream.',
   fields: (t) => ({
-    clientMutationId: t.string({ description: 'Echoed in the payload.' }),
-    projectId: t.string({ required: true, description: 'An integer project id, or "@current".' }),
-    plugin: t.int({ required: true, description: 'The id of the plugin to run.' }),
-    order: t.int({ required: true, description: 'Its position in the pipeline.' }),
-    enabled: t.boolean({ description: writableInputFields.enabled }),
-    name: t.string({ description: writableInputFields.name }),
-    description: t.string({ description: writableInputFields.description }),
-    deleted: t.boolean({ description: writableInputFields.deleted }),
-    filters: t.field({ type: 'JSON', description: writableInputFields.filters }),
-    config: t.field({ type: 'JSON', description: writableInputFields.config }),
+    clientMutationId: t.string({ description: CLIENT_MUTATION_ID }),
+    projectId: t.string({
+      required: true,
+      description: 'The project to add the config to: an integer id, or "@current".',
+    }),
+    plugin: t.int({ required: true, description: 'The integer id of an installed plugin to run.' }),
+    order: t.int({
+      required: true,
+      description: 'Where the new config runs in the pipeline: configs run lowest order first.',
+    }),
+    enabled: t.boolean({
+      description: 'Whether the new config receives events at once; left out, PostHog decides.',
+    }),
+    name: t.string({ description: 'A name for the new config; left out, PostHog shows the plugin’s.' }),
+    description: t.string({ description: 'Free text about what the new config is for.' }),
+    deleted: t.boolean({ description: 'Creates the config already soft-deleted (true); rarely wanted.' }),
+    filters: t.field({
+      type: 'JSON',
+      description:
+        'Which events reach the new config: {events: [...], actions: [...]}; left out, every event.',
+    }),
+    config: t.field({
+      type: 'JSON',
+      description: `The new config’s plugin settings, an object of the plugin’s config keys; sent as a form field holding JSON, the only way PostHog reads it.`,
+    }),
   }),
 });
 
 export const UpdateInput = builder.inputType('UpdateDestinationConfigInput', {
   description: 'Changes to a destination config; fields left out stay as they are.',
   fields: (t) => ({
-    clientMutationId: t.string({ description: 'Echoed in the payload.' }),
-    id: t.id({ required: true, description: 'The config’s global id.' }),
-    enabled: t.boolean({ description: writableInputFields.enabled }),
-    order: t.int({ description: 'Its position in the pipeline.' }),
-    name: t.string({ description: writableInputFields.name }),
-    description: t.string({ description: writableInputFields.description }),
-    deleted: t.boolean({ description: writableInputFields.deleted }),
-    filters: t.field({ type: 'JSON', description: writableInputFields.filters }),
-    config: t.field({ type: 'JSON', description: writableInputFields.config }),
+    clientMutationId: t.string({ description: CLIENT_MUTATION_ID }),
+    id: t.id({
+      required: true,
+      description: 'The global id (`DestinationConfig.id`) of the config to change.',
+    }),
+    enabled: t.boolean({ description: 'false pauses the config, true resumes it; null is refused.' }),
+    order: t.int({ description: 'A new position in the pipeline (lowest runs first); null is refused.' }),
+    name: t.string({ description: 'A new name; null clears it (PostHog then shows the plugin’s).' }),
+    description: t.string({ description: 'New free text about the config; null clears it.' }),
+    deleted: t.boolean({ description: 'true soft-deletes the config, false restores it; null is refused.' }),
+    filters: t.field({
+      type: 'JSON',
+      description: 'New event filters, replacing the stored ones whole: {events: [...], actions: [...]}.',
+    }),
+    config: t.field({
+      type: 'JSON',
+      description: `The plugin’s settings, an object; sent as a form field holding JSON (how PostHog reads it); ${MASK_NOTE}.`,
+    }),
   }),
 });
 
 export const DeleteInput = builder.inputType('DeleteDestinationConfigInput', {
   description: 'The config to delete (PostHog only disables it).',
   fields: (t) => ({
-    clientMutationId: t.string({ description: 'Echoed in the payload.' }),
-    id: t.id({ required: true, description: 'The config’s global id.' }),
+    clientMutationId: t.string({ description: CLIENT_MUTATION_ID }),
+    id: t.id({ required: true, description: 'The global id of the config to delete (PostHog disables it).' }),
   }),
 });
 
@@ -57,37 +74,55 @@ const JobInput = builder.inputType('DestinationJobInput', {
   description: 'A plugin job: one of the plugin’s public jobs.',
   fields: (t) => ({
     type: t.string({ required: true, description: 'The job’s name, e.g. "Export historical events".' }),
-    payload: t.field({ type: 'JSON', description: 'The job’s payload.' }),
-    operation: t.string({ description: 'The operation; the upstream defaults to "start".' }),
+    payload: t.field({
+      type: 'JSON',
+      description: 'The job’s arguments, an object as the plugin’s job schema asks.',
+    }),
+    operation: t.string({
+      description: 'What to do with the job, e.g. "start" or "stop"; the upstream defaults to "start".',
+    }),
   }),
 });
 
 export const RunJobInput = builder.inputType('RunDestinationConfigJobInput', {
   description: 'Queues a job of the config’s plugin.',
   fields: (t) => ({
-    clientMutationId: t.string({ description: 'Echoed in the payload.' }),
-    id: t.id({ required: true, description: 'The config’s global id.' }),
-    job: t.field({ type: JobInput, required: true, description: 'The job to run.' }),
+    clientMutationId: t.string({ description: CLIENT_MUTATION_ID }),
+    id: t.id({ required: true, description: 'The global id of the config whose plugin runs the job.' }),
+    job: t.field({
+      type: JobInput,
+      required: true,
+      description: 'Which of the plugin’s public jobs to queue, with its payload.',
+    }),
   }),
 });
 
 const OrderInput = builder.inputType('DestinationOrderInput', {
   description: 'A config and its new position.',
   fields: (t) => ({
-    id: t.id({ required: true, description: 'The config’s global id.' }),
-    order: t.int({ required: true, description: 'Its new position.' }),
+    id: t.id({
+      required: true,
+      description: 'The global id of a config to move; it must be of the input’s project.',
+    }),
+    order: t.int({
+      required: true,
+      description: 'The config’s new position in the pipeline (lowest runs first).',
+    }),
   }),
 });
 
 export const RearrangeInput = builder.inputType('RearrangeDestinationConfigsInput', {
   description: 'New positions for configs of one project.',
   fields: (t) => ({
-    clientMutationId: t.string({ description: 'Echoed in the payload.' }),
-    projectId: t.string({ required: true, description: 'An integer project id, or "@current".' }),
+    clientMutationId: t.string({ description: CLIENT_MUTATION_ID }),
+    projectId: t.string({
+      required: true,
+      description: 'The project whose pipeline to reorder: an integer id, or "@current".',
+    }),
     orders: t.field({
       type: [OrderInput],
       required: true,
-      description: 'The configs and their new positions.',
+      description: 'The configs to move and their new positions; configs left out keep theirs.',
     }),
   }),
 });

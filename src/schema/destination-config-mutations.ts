@@ -17,6 +17,7 @@ import {
 import { configGlobalId, decodeConfigGlobalId } from './global-id.ts';
 import { clientMutationIdField, deletePayload } from './payloads.ts';
 import { DestinationConfigRef } from './refs.ts';
+import { needsScopes } from './scopes.ts';
 
 interface ConfigPayload {
   clientMutationId: string | null;
@@ -24,14 +25,14 @@ interface ConfigPayload {
   destinationConfig: ConfigRecord | Promise<ConfigRecord>;
 }
 
-function configPayload(name: string, description: string) {
+function configPayload(name: string, description: string, configDescription: string) {
   return builder.objectRef<ConfigPayload>(name).implement({
     description,
     fields: (t) => ({
       clientMutationId: clientMutationIdField(t),
       destinationConfig: t.field({
         type: DestinationConfigRef,
-        description: 'The config as the upstream answered.',
+        description: configDescription,
         resolve: (p) => p.destinationConfig,
       }),
     }),
@@ -54,7 +55,7 @@ const RearrangePayload = builder
       clientMutationId: clientMutationIdField(t),
       destinationConfigs: t.field({
         type: [DestinationConfigRef],
-        description: 'The configs whose order the upstream reports after the change.',
+        description: 'The configs as PostHog answered the rearrange, each with its new `order`.',
         resolve: (p) => p.destinationConfigs,
       }),
     }),
@@ -62,9 +63,16 @@ const RearrangePayload = builder
 
 builder.mutationFields((t) => ({
   createDestinationConfig: t.field({
-    type: configPayload('CreateDestinationConfigPayload', 'The result of creating a destination config.'),
+    type: configPayload(
+      'CreateDestinationConfigPayload',
+      'The result of creating a destination config.',
+      'The new config as PostHog answered the create, with its `id` for later mutations.',
+    ),
     nullable: true,
-    description: 'Creates a destination config (POST …/pipeline_destination_configs).',
+    description: needsScopes(
+      'Creates a legacy plugin config (POST …/pipeline_destination_configs/).',
+      'plugin:write',
+    ),
     deprecationReason: `PostHog no longer creates plugin configs; destinations are hog functions. Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     args: { input: t.arg({ type: CreateInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
@@ -76,9 +84,16 @@ builder.mutationFields((t) => ({
     },
   }),
   updateDestinationConfig: t.field({
-    type: configPayload('UpdateDestinationConfigPayload', 'The result of updating a destination config.'),
+    type: configPayload(
+      'UpdateDestinationConfigPayload',
+      'The result of updating a destination config.',
+      'The config after the change, as PostHog answered the PATCH.',
+    ),
     nullable: true,
-    description: 'Changes a destination config (PATCH …/pipeline_destination_configs/:id).',
+    description: needsScopes(
+      'Changes a legacy plugin config: enable or pause it, rename it, move it, change its filters or settings (PATCH …/pipeline_destination_configs/:id/).',
+      'plugin:write',
+    ),
     args: { input: t.arg({ type: UpdateInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
@@ -92,7 +107,10 @@ builder.mutationFields((t) => ({
   deleteDestinationConfig: t.field({
     type: DeletePayload,
     nullable: true,
-    description: 'Deletes a destination config (DELETE …/:id; PostHog only disables it).',
+    description: needsScopes(
+      'Deletes a legacy plugin config (DELETE …/pipeline_destination_configs/:id/); PostHog only disables and hides it.',
+      'plugin:write',
+    ),
     args: { input: t.arg({ type: DeleteInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
@@ -108,10 +126,16 @@ builder.mutationFields((t) => ({
 // Writes that act on several configs or on the plugin: a job, an order.
 builder.mutationFields((t) => ({
   runDestinationConfigJob: t.field({
-    type: configPayload('RunDestinationConfigJobPayload', 'The result of queueing a plugin job.'),
+    type: configPayload(
+      'RunDestinationConfigJobPayload',
+      'The result of queueing a plugin job.',
+      'The config whose plugin queued the job, read again when the job’s answer carries none.',
+    ),
     nullable: true,
-    description:
-      'Queues a job of the config’s plugin (POST …/:id/job with {"job": {type, payload, operation}}).',
+    description: needsScopes(
+      'Queues a job of the config’s plugin (POST …/pipeline_destination_configs/:id/job/ with {"job": {type, payload, operation}}).',
+      'plugin:write',
+    ),
     deprecationReason: `PostHog removed plugin jobs. Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     args: { input: t.arg({ type: RunJobInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
@@ -130,8 +154,10 @@ builder.mutationFields((t) => ({
   rearrangeDestinationConfigs: t.field({
     type: RearrangePayload,
     nullable: true,
-    description:
-      'Sets the order of several configs of a project at once (PATCH …/rearrange with {"orders": {id: order}}).',
+    description: needsScopes(
+      'Sets the order of several configs of a project at once (PATCH …/pipeline_destination_configs/rearrange/ with {"orders": {id: order}}). With projectId "@current", the project is read once (GET /api/projects/@current/, project:read) to check that each id is of it.',
+      'plugin:write',
+    ),
     deprecationReason: `PostHog no longer rearranges plugin configs for API keys (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     args: { input: t.arg({ type: RearrangeInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {

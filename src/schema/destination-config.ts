@@ -18,6 +18,7 @@ import {
   isRecordOf,
   ProjectRef,
 } from './refs.ts';
+import { needsScopes } from './scopes.ts';
 
 const keyOf = (config: ConfigRecord) => ({ projectId: config.projectId, id: config.databaseId });
 
@@ -27,70 +28,100 @@ const configsList = (ctx: GatewayContext, projectId: string) => () =>
 
 builder.objectType(DestinationConfigRef, {
   description:
-    'A pipeline destination config: a plugin, its settings and its place in the project’s pipeline.',
+    'A legacy plugin config (PostHog’s pipeline_destination_configs): a plugin, its settings and its place in the project’s pipeline. PostHog keeps new destinations as hog functions; these remain readable and updatable.',
   interfaces: [builder.nodeInterfaceRef(), DestinationRef],
   isTypeOf: isRecordOf('DestinationConfig'),
   fields: (t) => ({
     // One id whatever path reached the config: `@current` is resolved to the numeric project id.
     id: t.id({
-      description: 'The global id: opaque, stable, accepted by `node` and `nodes`.',
+      description:
+        'The config’s global id, for `node`, `nodes` and the config mutations’ `id`. For a config read through "@current" whose team PostHog left out, it costs one GET /api/projects/@current/ (project:read).',
       resolve: (config, _args, ctx) =>
         mapMaybePromise(ctx.loaders.currentProject.numericId(config.projectId), (id) =>
           configGlobalId(id, config.databaseId),
         ),
     }),
-    databaseId: t.exposeInt('databaseId', { description: 'The config’s integer id upstream.' }),
+    databaseId: t.exposeInt('databaseId', {
+      description:
+        'The config’s integer id in PostHog: Project.destinationConfig’s `databaseId`, and the `item_id` of its activity log entries.',
+    }),
     project: t.field({
       type: ProjectRef,
-      description: 'The project the config belongs to.',
+      description:
+        'The project the config belongs to, as the config was reached (a number or "@current"); no call.',
       resolve: (config) => projectRecord(config.projectId),
     }),
-    plugin: t.exposeInt('plugin', { description: 'The id of the plugin this config runs.' }),
-    enabled: t.exposeBoolean('enabled', { description: 'Whether the destination receives events.' }),
-    order: t.exposeInt('order', {
-      description: 'Its position in the pipeline (the upstream lists by order, then plugin).',
+    plugin: t.exposeInt('plugin', {
+      description: 'The integer id of the installed plugin this config runs; `pluginInfo` describes it.',
     }),
-    name: t.exposeString('name', { nullable: true, description: 'Its name.' }),
-    description: t.exposeString('description', { nullable: true, description: 'Its description.' }),
-    deleted: t.exposeBoolean('deleted', { description: 'Whether it is soft-deleted.' }),
+    enabled: t.exposeBoolean('enabled', {
+      description: 'Whether the plugin receives events now; updateDestinationConfig’s `enabled` pauses it.',
+    }),
+    order: t.exposeInt('order', {
+      description:
+        'The config’s position in the pipeline, lowest first (PostHog lists by order, then plugin).',
+    }),
+    name: t.exposeString('name', {
+      nullable: true,
+      description: 'The config’s name; null when none was given (PostHog then shows the plugin’s).',
+    }),
+    description: t.exposeString('description', {
+      nullable: true,
+      description: 'Free text about what this config is for; null or empty when none was given.',
+    }),
+    deleted: t.exposeBoolean('deleted', {
+      description:
+        'Whether the config is soft-deleted: PostHog keeps it, and updateDestinationConfig may restore it.',
+    }),
     filters: t.expose('filters', {
       type: 'JSON',
       nullable: true,
-      description: 'Which events reach it, as the upstream stores them.',
+      description:
+        'Which events reach the plugin, as the upstream stores them ({events: [...], actions: [...], …}); null when not sent (PostHog no longer sends it, 2026).',
     }),
     config: t.expose('config', {
       type: 'JSON',
       nullable: true,
       description:
-        'The plugin settings: an object (PostHog, secrets masked) or a string (as the interface document types it).',
+        'The plugin’s settings for this config: an object from PostHog (each secret reads as its mask, "**************** POSTHOG SECRET FIELD ****************"), or a string as the interface document types it.',
     }),
     error: t.expose('error', {
       type: 'JSON',
       nullable: true,
-      description: 'The last error, if the upstream reports one.',
+      description:
+        'The plugin’s last error as PostHog reports it ({message, time, …}); null when it reports none.',
     }),
-    teamId: t.exposeInt('teamId', { nullable: true, description: 'The upstream team id.' }),
+    teamId: t.exposeInt('teamId', {
+      nullable: true,
+      description:
+        'PostHog’s team id for the config’s project: the project’s integer id. Null when not sent.',
+    }),
     pluginInfo: t.field({
       type: 'JSON',
       nullable: true,
-      description:
-        'The plugin’s description. Lists leave it out upstream; it is then read from the config itself.',
+      description: needsScopes(
+        'The plugin’s own record: {id, name, url, description, icon, …}. Lists leave it out upstream; it is then read from the config itself (GET …/pipeline_destination_configs/:id/, one call per config).',
+        'plugin:read',
+      ),
       resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'pluginInfo'),
     }),
     deliveryRate24h: t.float({
       nullable: true,
-      description: 'The share of events delivered in the last 24 hours, in [0, 1].',
+      description: needsScopes(
+        'The share of events delivered in the last 24 hours, from 0 to 1; null when PostHog has no figure. Lists carry it; a mutation’s answer does not, and then it is read from the config itself (one call).',
+        'plugin:read',
+      ),
       resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'deliveryRate24h'),
     }),
     createdAt: t.expose('createdAt', {
       type: 'DateTime',
       nullable: true,
-      description: 'When it was created.',
+      description: 'When the config was created (ISO 8601); null when the upstream leaves it out.',
     }),
     updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
       nullable: true,
-      description: 'When it last changed.',
+      description: 'When the config was last changed (ISO 8601); null when the upstream leaves it out.',
     }),
   }),
 });
@@ -100,7 +131,10 @@ builder.objectFields(DestinationConfigRef, (t) => ({
   frontend: t.field({
     type: DestinationFrontendRef,
     nullable: true,
-    description: 'The plugin’s frontend (GET …/:id/frontend).',
+    description: needsScopes(
+      'The plugin’s frontend code for this config (GET …/pipeline_destination_configs/:id/frontend/).',
+      'plugin:read',
+    ),
     deprecationReason: `PostHog no longer serves plugin frontends to API keys (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
     resolve: (config, _args, ctx) => ctx.loaders.configs.frontend(keyOf(config)),
   }),
@@ -108,8 +142,10 @@ builder.objectFields(DestinationConfigRef, (t) => ({
     {
       type: ActivityLogEntryRef,
       nullable: true,
-      description:
-        'The activity log entries about this config (scope PluginConfig, item_id = its databaseId).',
+      description: needsScopes(
+        'The activity log entries about this config, newest first (GET …/activity_log/ with scope PluginConfig, item_id = its databaseId).',
+        'activity_log:read',
+      ),
       resolve: (config, args, ctx) =>
         activityConnection(
           ctx,
@@ -125,15 +161,20 @@ builder.objectFields(DestinationConfigRef, (t) => ({
 builder.objectType(DestinationFrontendRef, {
   description: 'What the upstream serves as a config’s frontend.',
   fields: (t) => ({
-    contentType: t.exposeString('contentType', { description: 'The upstream’s Content-Type.' }),
+    contentType: t.exposeString('contentType', {
+      description:
+        'The Content-Type the frontend was served with, e.g. application/javascript or application/json.',
+    }),
     config: t.expose('config', {
       type: DestinationConfigRef,
       nullable: true,
-      description: 'Set when the upstream answers with a config object (as the interface document says).',
+      description:
+        'The config, when the upstream answers the frontend route with a config object (as the interface document says); null otherwise.',
     }),
     source: t.exposeString('source', {
       nullable: true,
-      description: 'Set when the upstream answers with JavaScript source (as PostHog does).',
+      description:
+        'The frontend’s JavaScript source, when the upstream answers with code (as PostHog does); null otherwise.',
     }),
   }),
 });
@@ -143,14 +184,23 @@ const DestinationConfigConnection = builder.connectionObject(
     type: DestinationConfigRef,
     name: 'DestinationConfigConnection',
     description: 'Destination configs in the upstream’s order, as a Relay connection.',
+    edgesField: {
+      description: 'This page’s destination configs, by order then plugin, each with its cursor.',
+    },
     fields: (t) => ({
       totalCount: t.int({
-        description: 'How many configs the upstream lists.',
+        description: 'How many configs the project has in all: PostHog’s `count` for the list.',
         resolve: (c) => c.totalCount ?? 0,
       }),
     }),
   },
-  { name: 'DestinationConfigEdge', description: 'A destination config and its cursor.' },
+  {
+    name: 'DestinationConfigEdge',
+    description: 'A destination config and its cursor.',
+    nodeField: {
+      description: 'A destination config as the list page answered it (pluginInfo is read on demand).',
+    },
+  },
 );
 
 builder.objectFields(ProjectRef, (t) => ({
@@ -158,8 +208,10 @@ builder.objectFields(ProjectRef, (t) => ({
     {
       type: DestinationConfigRef,
       nullable: true,
-      description:
-        'The project’s destination configs in the upstream’s order (first/after and last/before over its limit/offset list).',
+      description: needsScopes(
+        'The project’s legacy plugin configs in PostHog’s order (GET …/pipeline_destination_configs/): first/after and last/before over its limit/offset list. Against a PostHog that retired the route it answers UPSTREAM_UNSUPPORTED.',
+        'plugin:read',
+      ),
       resolve: (project, args, ctx) =>
         offsetConnection(configsList(ctx, project.projectId), args, (limit, offset) =>
           ctx.loaders.configs.page({ projectId: project.projectId, limit, offset }),
@@ -170,7 +222,10 @@ builder.objectFields(ProjectRef, (t) => ({
   destinationConfig: t.field({
     type: DestinationConfigRef,
     nullable: true,
-    description: 'A config by its integer id; null when the upstream answers 404.',
+    description: needsScopes(
+      'One legacy plugin config by its integer id (GET …/pipeline_destination_configs/:id/); null when PostHog answers 404.',
+      'plugin:read',
+    ),
     args: { databaseId: t.arg.int({ required: true, description: 'The config’s integer id.' }) },
     resolve: async (project, args, ctx) => {
       const id = validateConfigId(args.databaseId);

@@ -7,6 +7,7 @@ import { ActivityLogConnection } from './activity-log.ts';
 import { builder } from './builder.ts';
 import { arrayConnection } from './connections/array.ts';
 import { ActivityLogEntryRef, DestinationRef, ProjectRef } from './refs.ts';
+import { needsScopes } from './scopes.ts';
 
 // The implementing types resolve every field themselves; these resolvers are never reached.
 const own = (): never => {
@@ -14,24 +15,44 @@ const own = (): never => {
 };
 
 DestinationRef.implement({
-  description: 'A destination: a hog function of a destination kind, or a legacy plugin config.',
+  description:
+    'What PostHog’s UI lists as a destination, whichever way PostHog keeps it: a HogFunction of a destination kind, or a legacy plugin DestinationConfig. Select `__typename` and a fragment on either type for what only that kind has.',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
-    id: t.id({ description: 'The global id.', resolve: own }),
-    name: t.string({ nullable: true, description: 'Its name.', resolve: own }),
-    enabled: t.boolean({ description: 'Whether it receives events.', resolve: own }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, description: 'When it was made.', resolve: own }),
+    id: t.id({
+      description:
+        'The destination’s global id: a HogFunction’s or a DestinationConfig’s, as `__typename` says; `node` and the mutations of that kind take it.',
+      resolve: own,
+    }),
+    name: t.string({
+      nullable: true,
+      description: 'The name PostHog’s destinations list shows; null when none was given.',
+      resolve: own,
+    }),
+    enabled: t.boolean({
+      description: 'Whether events reach the destination now; false while it is paused.',
+      resolve: own,
+    }),
+    createdAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the destination was created (ISO 8601); null when the upstream does not say.',
+      resolve: own,
+    }),
     updatedAt: t.field({
       type: 'DateTime',
       nullable: true,
-      description: 'When it last changed.',
+      description: 'When the destination was last changed (ISO 8601); null when the upstream does not say.',
       resolve: own,
     }),
     activity: t.connection(
       {
         type: ActivityLogEntryRef,
         nullable: true,
-        description: 'The activity log entries about it.',
+        description: needsScopes(
+          'The activity log entries about the destination, newest first: scope HogFunction or PluginConfig, by its uuid or integer id.',
+          'activity_log:read',
+        ),
         resolve: own,
       },
       ActivityLogConnection,
@@ -44,14 +65,22 @@ const DestinationConnection = builder.connectionObject(
     type: DestinationRef,
     name: 'DestinationConnection',
     description: 'A project’s destinations of both kinds, hog functions first, as a Relay connection.',
+    edgesField: {
+      description:
+        'This page’s destinations (hog functions first, then legacy configs), each with its cursor.',
+    },
     fields: (t) => ({
       totalCount: t.int({
-        description: 'How many destinations there are.',
+        description: 'How many destinations the merged list holds in all (after the `enabled` filter).',
         resolve: (c) => c.totalCount ?? 0,
       }),
     }),
   },
-  { name: 'DestinationEdge', description: 'A destination and its cursor.' },
+  {
+    name: 'DestinationEdge',
+    description: 'A destination and its cursor.',
+    nodeField: { description: 'A destination: a HogFunction or a DestinationConfig (see `__typename`).' },
+  },
 );
 
 builder.objectFields(ProjectRef, (t) => ({
@@ -59,8 +88,11 @@ builder.objectFields(ProjectRef, (t) => ({
     {
       type: DestinationRef,
       nullable: true,
-      description:
-        'Every destination of the project, one list: hog functions of the destination kinds (destination, site_destination, legacy_destination), then the legacy plugin configs that no enabled legacy_destination supersedes; an upstream without one of the two lists contributes none of it.',
+      description: needsScopes(
+        'Every destination of the project, one list: hog functions of the destination kinds (destination, site_destination, legacy_destination; GET …/hog_functions/), then the legacy plugin configs (GET …/pipeline_destination_configs/) that no enabled legacy_destination supersedes (one config retrieve per distinct plugin says which). Both lists are read whole (at most 10,000 items each) and paged here both ways; an upstream without one of the two lists contributes none of it.',
+        'hog_function:read',
+        'plugin:read',
+      ),
       args: {
         enabled: t.arg.boolean({ description: 'Only enabled (true) or disabled (false) destinations.' }),
       },

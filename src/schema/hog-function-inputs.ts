@@ -2,27 +2,58 @@
 // PostHog's names (a field left out is not sent).
 import type { HogFunctionWrite } from '../loaders/hog-function-writes.ts';
 import { builder } from './builder.ts';
+import { CLIENT_MUTATION_ID } from './payloads.ts';
 
-const clientMutationId = { description: 'Echoed in the payload.' };
+const clientMutationId = { description: CLIENT_MUTATION_ID };
 
 export const CreateInput = builder.inputType('CreateHogFunctionInput', {
   description: 'A new hog function: from a template (templateId) or from code (hog).',
   fields: (t) => ({
     clientMutationId: t.string(clientMutationId),
-    projectId: t.string({ required: true, description: 'An integer project id, or "@current".' }),
-    type: t.string({ description: 'Defaults to destination.' }),
-    templateId: t.string({
-      description: 'Fills hog, inputsSchema, name, description and iconUrl from the template.',
+    projectId: t.string({
+      required: true,
+      description: 'The project to create the function in: an integer id, or "@current".',
     }),
-    name: t.string({ description: 'Its name.' }),
-    description: t.string({ description: 'Its description.' }),
-    enabled: t.boolean({ description: 'Whether it runs.' }),
-    hog: t.string({ description: 'Its Hog source code.' }),
-    inputsSchema: t.field({ type: 'JSON', description: 'The inputs it takes.' }),
-    inputs: t.field({ type: 'JSON', description: 'Its inputs: {key: {value}}.' }),
-    filters: t.field({ type: 'JSON', description: 'Which events reach it.' }),
-    masking: t.field({ type: 'JSON', description: 'How it masks repeated events.' }),
-    mappings: t.field({ type: 'JSON', description: 'Its mappings.' }),
+    type: t.string({
+      description:
+        'What kind of function to make: destination (the default), transformation, site_destination, site_app, source_webhook, …',
+    }),
+    templateId: t.string({
+      description:
+        'A template’s `id` from Project.hogFunctionTemplates, e.g. "template-slack": fills hog, inputsSchema, name, description and iconUrl from it.',
+    }),
+    name: t.string({ description: 'The new function’s name; left out with a template, the template’s.' }),
+    description: t.string({
+      description: 'What the new function is for; left out with a template, the template’s.',
+    }),
+    enabled: t.boolean({
+      description: 'Whether the new function runs at once; left out, PostHog’s default applies.',
+    }),
+    hog: t.string({ description: 'The Hog source to run, when not taken from a template.' }),
+    inputsSchema: t.field({
+      type: 'JSON',
+      description:
+        'The inputs the new function declares: [{key, type, label, required, secret}]; left out with a template, the template’s.',
+    }),
+    inputs: t.field({
+      type: 'JSON',
+      description:
+        'A value for each input of the schema, as {key: {value}}, e.g. {"url": {"value": "https://…"}}; every required one must be given.',
+    }),
+    filters: t.field({
+      type: 'JSON',
+      description: 'Which events reach the new function: {events: [...], actions: [...], properties: [...]}.',
+    }),
+    masking: t.field({
+      type: 'JSON',
+      description:
+        'How the new function skips repeated events: {ttl, hash, threshold}; left out, none are skipped.',
+    }),
+    mappings: t.field({
+      type: 'JSON',
+      description:
+        'For destinations that send several kinds of event: [{name, filters, inputs, inputs_schema}].',
+    }),
   }),
 });
 
@@ -30,19 +61,32 @@ export const UpdateInput = builder.inputType('UpdateHogFunctionInput', {
   description: 'Changes to a hog function; fields left out stay as they are.',
   fields: (t) => ({
     clientMutationId: t.string(clientMutationId),
-    id: t.id({ required: true, description: 'The function’s global id.' }),
-    name: t.string({ description: 'Its name.' }),
-    description: t.string({ description: 'Its description.' }),
-    enabled: t.boolean({ description: 'Whether it runs.' }),
-    hog: t.string({ description: 'Its Hog source code.' }),
-    inputsSchema: t.field({ type: 'JSON', description: 'The inputs it takes.' }),
+    id: t.id({ required: true, description: 'The global id (`HogFunction.id`) of the function to change.' }),
+    name: t.string({ description: 'A new name for the function.' }),
+    description: t.string({ description: 'New text about what the function is for.' }),
+    enabled: t.boolean({ description: 'false pauses the function, true resumes it.' }),
+    hog: t.string({ description: 'New Hog source; PostHog compiles it and bumps `version`.' }),
+    inputsSchema: t.field({
+      type: 'JSON',
+      description: 'A new list of declared inputs, replacing the stored one whole.',
+    }),
     inputs: t.field({
       type: 'JSON',
       description: 'A secret input sent as {"secret": true}, or left out, keeps its stored value.',
     }),
-    filters: t.field({ type: 'JSON', description: 'Which events reach it.' }),
-    masking: t.field({ type: 'JSON', description: 'How it masks repeated events.' }),
-    mappings: t.field({ type: 'JSON', description: 'Its mappings.' }),
+    filters: t.field({
+      type: 'JSON',
+      description: 'New event filters, replacing the stored ones whole.',
+    }),
+    masking: t.field({
+      type: 'JSON',
+      description: 'A new masking rule ({ttl, hash, threshold}), replacing the stored one.',
+    }),
+    mappings: t.field({
+      type: 'JSON',
+      description:
+        'New mappings, replacing the stored list whole; a secret input within keeps its value as in `inputs`.',
+    }),
   }),
 });
 
@@ -50,7 +94,7 @@ export const DeleteInput = builder.inputType('DeleteHogFunctionInput', {
   description: 'The function to delete (PATCH {"deleted": true} upstream).',
   fields: (t) => ({
     clientMutationId: t.string(clientMutationId),
-    id: t.id({ required: true, description: 'The function’s global id.' }),
+    id: t.id({ required: true, description: 'The global id of the function to delete.' }),
   }),
 });
 
@@ -62,8 +106,16 @@ export const TestInput = builder.inputType('TestHogFunctionInput', {
       description: 'The function to test; its stored configuration is used unless configuration is given.',
     }),
     projectId: t.string({ description: 'Required for a function not saved yet (with no id).' }),
-    configuration: t.field({ type: 'JSON', description: 'The function’s configuration to run.' }),
-    globals: t.field({ type: 'JSON', description: 'The event to run on (PostHog’s globals).' }),
+    configuration: t.field({
+      type: 'JSON',
+      description:
+        'The function to run, as createHogFunction’s fields in PostHog’s names ({hog, inputs_schema, inputs, filters, mappings, …}); required with no id.',
+    }),
+    globals: t.field({
+      type: 'JSON',
+      description:
+        'The event to run on, as PostHog’s globals: {event: {event, properties, distinct_id, …}, person, …}.',
+    }),
     mockAsyncFunctions: t.boolean({
       description: 'Defaults to true: fetch and other async calls are mocked.',
     }),
@@ -73,8 +125,14 @@ export const TestInput = builder.inputType('TestHogFunctionInput', {
 const OrderInput = builder.inputType('HogFunctionOrderInput', {
   description: 'A function and its new place.',
   fields: (t) => ({
-    id: t.id({ required: true, description: 'The function’s global id.' }),
-    executionOrder: t.int({ required: true, description: 'Its new place.' }),
+    id: t.id({
+      required: true,
+      description: 'The global id of a transformation to move; it must be of the input’s project.',
+    }),
+    executionOrder: t.int({
+      required: true,
+      description: 'The transformation’s new place: lowest runs first.',
+    }),
   }),
 });
 
@@ -82,8 +140,15 @@ export const RearrangeInput = builder.inputType('RearrangeHogFunctionsInput', {
   description: 'New places for transformations of one project.',
   fields: (t) => ({
     clientMutationId: t.string(clientMutationId),
-    projectId: t.string({ required: true, description: 'An integer project id, or "@current".' }),
-    orders: t.field({ type: [OrderInput], required: true, description: 'The functions and their places.' }),
+    projectId: t.string({
+      required: true,
+      description: 'The project whose transformations to reorder: an integer id, or "@current".',
+    }),
+    orders: t.field({
+      type: [OrderInput],
+      required: true,
+      description: 'The transformations to move and their new places.',
+    }),
   }),
 });
 

@@ -17,8 +17,9 @@ import {
 import { HogFunctionLogEntryRef } from './hog-function-runs.ts';
 import { clientMutationIdField, deletePayload } from './payloads.ts';
 import { HogFunctionRef } from './refs.ts';
+import { needsScopes } from './scopes.ts';
 
-function payload(name: string, description: string) {
+function payload(name: string, description: string, hogFunctionDescription: string) {
   return builder
     .objectRef<{ clientMutationId: string | null; hogFunction: HogFunctionRecord }>(name)
     .implement({
@@ -28,7 +29,7 @@ function payload(name: string, description: string) {
         hogFunction: t.field({
           type: HogFunctionRef,
           nullable: true,
-          description: 'As the upstream answered.',
+          description: hogFunctionDescription,
           resolve: (p) => p.hogFunction,
         }),
       }),
@@ -53,17 +54,23 @@ const TestPayload = builder
     description: 'What a test run did.',
     fields: (t) => ({
       clientMutationId: clientMutationIdField(t),
-      status: t.exposeString('status', { description: 'success, error or skipped.' }),
+      status: t.exposeString('status', {
+        description: 'How the run ended: success, error, or skipped (the event did not pass the filters).',
+      }),
       result: t.field({
         type: 'JSON',
         nullable: true,
-        description: 'What it returned.',
+        description: 'What the function’s code returned (any JSON); null when it returned nothing.',
         resolve: (p) => p.result,
       }),
-      errors: t.exposeStringList('errors', { description: 'What went wrong.' }),
+      errors: t.exposeStringList('errors', {
+        description:
+          'PostHog’s error messages for a run that failed, e.g. a missing input; empty on success.',
+      }),
       logs: t.field({
         type: [HogFunctionLogEntryRef],
-        description: 'What it logged.',
+        description:
+          'The lines the run logged, in order: its print() calls and PostHog’s own notes (mocked fetches included).',
         resolve: (p) => p.logs,
       }),
     }),
@@ -79,7 +86,7 @@ const RearrangePayload = builder
       clientMutationId: clientMutationIdField(t),
       hogFunctions: t.field({
         type: [HogFunctionRef],
-        description: 'The functions, in their new order.',
+        description: 'The project’s transformations as PostHog answered, each with its new `executionOrder`.',
         resolve: (p) => p.hogFunctions,
       }),
     }),
@@ -87,9 +94,16 @@ const RearrangePayload = builder
 
 builder.mutationFields((t) => ({
   createHogFunction: t.field({
-    type: payload('CreateHogFunctionPayload', 'The result of creating a hog function.'),
+    type: payload(
+      'CreateHogFunctionPayload',
+      'The result of creating a hog function.',
+      'The new function as PostHog answered the create, with its `id` for later mutations; secret inputs read {"secret": true}.',
+    ),
     nullable: true,
-    description: 'Creates a hog function (POST …/hog_functions/).',
+    description: needsScopes(
+      'Creates a hog function (POST …/hog_functions/), from a template (`templateId`) or from code. A refused create with an unknown templateId says how to list templates; one missing a required input names it and its type.',
+      'hog_function:write',
+    ),
     args: { input: t.arg({ type: CreateInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
@@ -104,9 +118,16 @@ builder.mutationFields((t) => ({
     },
   }),
   updateHogFunction: t.field({
-    type: payload('UpdateHogFunctionPayload', 'The result of updating a hog function.'),
+    type: payload(
+      'UpdateHogFunctionPayload',
+      'The result of updating a hog function.',
+      'The function after the change, as PostHog answered the PATCH (with its bumped `version` when the code or inputs changed).',
+    ),
     nullable: true,
-    description: 'Changes a hog function (PATCH …/hog_functions/:id/).',
+    description: needsScopes(
+      'Changes a hog function: enable or pause it, rename it, change its code, inputs, filters, masking or mappings (PATCH …/hog_functions/:id/).',
+      'hog_function:write',
+    ),
     args: { input: t.arg({ type: UpdateInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, uuid } = decodeHogFunctionGlobalId(input.id);
@@ -117,7 +138,10 @@ builder.mutationFields((t) => ({
   deleteHogFunction: t.field({
     type: DeletePayload,
     nullable: true,
-    description: 'Deletes a hog function (PATCH …/hog_functions/:id/ with {"deleted": true}).',
+    description: needsScopes(
+      'Deletes a hog function (PATCH …/hog_functions/:id/ with {"deleted": true}, as PostHog refuses DELETE to API keys); it then drops out of lists and reads.',
+      'hog_function:write',
+    ),
     args: { input: t.arg({ type: DeleteInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, uuid } = decodeHogFunctionGlobalId(input.id);
@@ -131,8 +155,10 @@ builder.mutationFields((t) => ({
   testHogFunction: t.field({
     type: TestPayload,
     nullable: true,
-    description:
-      'Runs a hog function on an event, with async calls mocked by default (POST …/:id/invocations/).',
+    description: needsScopes(
+      'Runs a hog function on an event, with async calls mocked by default (POST …/hog_functions/:id/invocations/, or …/new/invocations/ for an unsaved one). By id without `configuration`, the stored function is read first (GET …/hog_functions/:id/) and its configuration sent.',
+      'hog_function:write',
+    ),
     args: { input: t.arg({ type: TestInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const target = input.id
@@ -149,7 +175,10 @@ builder.mutationFields((t) => ({
   rearrangeHogFunctions: t.field({
     type: RearrangePayload,
     nullable: true,
-    description: 'Sets the execution order of transformations (PATCH …/hog_functions/rearrange/).',
+    description: needsScopes(
+      'Sets the execution order of a project’s transformations (PATCH …/hog_functions/rearrange/). With projectId "@current", the project is read once (GET /api/projects/@current/, project:read) to check that each id is of it.',
+      'hog_function:write',
+    ),
     args: { input: t.arg({ type: RearrangeInput, required: true, description: 'The mutation’s input.' }) },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);

@@ -7,17 +7,26 @@ import { builder } from './builder.ts';
 import { checkPageSize, DEFAULT_PAGE_SIZE, Edge, nameOf, PageInfo } from './connections/connection.ts';
 import { decodeCursor, invalidCursor } from './connections/cursors.ts';
 import { HogFunctionRef } from './refs.ts';
+import { needsScopes } from './scopes.ts';
 
 export const HogFunctionLogEntryRef = builder.objectRef<HogFunctionLogRecord>('HogFunctionLogEntry');
 HogFunctionLogEntryRef.implement({
   description: 'One log line of a hog function’s run.',
   fields: (t) => ({
-    timestamp: t.field({ type: 'DateTime', description: 'When it was logged.', resolve: (l) => l.timestamp }),
-    level: t.exposeString('level', { description: 'DEBUG, INFO, WARN or ERROR.' }),
-    message: t.exposeString('message', { description: 'The line.' }),
+    timestamp: t.field({
+      type: 'DateTime',
+      description: 'When the run logged the line (ISO 8601); lines are ordered by it, newest first.',
+      resolve: (l) => l.timestamp,
+    }),
+    level: t.exposeString('level', { description: 'The line’s level: DEBUG, INFO, WARN or ERROR.' }),
+    message: t.exposeString('message', {
+      description:
+        'The logged text, e.g. a print() of the code or PostHog’s own note; secret input values are masked.',
+    }),
     instanceId: t.string({
       nullable: true,
-      description: 'The invocation it belongs to.',
+      description:
+        'The id of the run (invocation) that logged the line: lines with one id are one run. Null when not sent.',
       resolve: (l) => l.instanceId,
     }),
   }),
@@ -33,8 +42,16 @@ const HogFunctionLogEdgeRef = builder.objectRef<Edge<HogFunctionLogRecord>>('Hog
 HogFunctionLogEdgeRef.implement({
   description: 'A log line and its cursor.',
   fields: (t) => ({
-    cursor: t.string({ description: 'Pass as `after` for the older lines.', resolve: (e) => e.cursor }),
-    node: t.field({ type: HogFunctionLogEntryRef, description: 'The line.', resolve: (e) => e.node }),
+    cursor: t.string({
+      description:
+        'Pass as logs’ `after` for the lines older than this one (valid for the same level and search).',
+      resolve: (e) => e.cursor,
+    }),
+    node: t.field({
+      type: HogFunctionLogEntryRef,
+      description: 'One log line: when, at what level, and what the run logged.',
+      resolve: (e) => e.node,
+    }),
   }),
 });
 
@@ -42,13 +59,23 @@ const HogFunctionLogConnectionRef = builder.objectRef<LogConnection>('HogFunctio
 HogFunctionLogConnectionRef.implement({
   description: 'A hog function’s log lines, newest first.',
   fields: (t) => ({
-    edges: t.field({ type: [HogFunctionLogEdgeRef], description: 'The lines.', resolve: (c) => c.edges }),
+    edges: t.field({
+      type: [HogFunctionLogEdgeRef],
+      description: 'This page’s log lines, newest first, each with its cursor.',
+      resolve: (c) => c.edges,
+    }),
     pageInfo: t.field({
       type: builder.pageInfoRef(),
-      description: 'Where this page is.',
+      description:
+        'Whether older lines follow (`hasNextPage`) and `endCursor` to read them; logs page forward only.',
       resolve: (c) => c.pageInfo as never,
     }),
-    totalCount: t.int({ nullable: true, description: 'How many lines match.', resolve: (c) => c.totalCount }),
+    totalCount: t.int({
+      nullable: true,
+      description:
+        'PostHog’s `count` for this page’s read: it counts the rows it fetched (at most `first` + 1), not the whole log. Null when it sends none.',
+      resolve: (c) => c.totalCount,
+    }),
   }),
 });
 
@@ -58,8 +85,14 @@ const HogFunctionMetricsSeriesRef = builder.objectRef<{ name: string; values: nu
 HogFunctionMetricsSeriesRef.implement({
   description: 'One metric over the labels’ intervals.',
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'succeeded, failed, filtered, …' }),
-    values: t.floatList({ description: 'One value per label.', resolve: (s) => s.values }),
+    name: t.exposeString('name', {
+      description:
+        'What the series counts, as PostHog names it: one series per metric kind it found, e.g. success or failure (in no set order).',
+    }),
+    values: t.floatList({
+      description: 'The metric’s count in each interval, one value per entry of `labels`, in the same order.',
+      resolve: (s) => s.values,
+    }),
   }),
 });
 
@@ -70,10 +103,15 @@ const HogFunctionMetricsRef = builder.objectRef<{
 HogFunctionMetricsRef.implement({
   description: 'A hog function’s metrics over time.',
   fields: (t) => ({
-    labels: t.stringList({ description: 'The intervals.', resolve: (m) => m.labels }),
+    labels: t.stringList({
+      description:
+        'The start of each interval, oldest first, as PostHog labels it: "2026-11-20" for a day or week, "2026-11-20T14:00" for an hour.',
+      resolve: (m) => m.labels,
+    }),
     series: t.field({
       type: [HogFunctionMetricsSeriesRef],
-      description: 'The metrics.',
+      description:
+        'The counts per interval, one series per metric kind the function recorded in the range; empty when it recorded none.',
       resolve: (m) => m.series,
     }),
   }),
@@ -133,12 +171,14 @@ builder.objectFields(HogFunctionRef, (t) => ({
   logs: t.field({
     type: HogFunctionLogConnectionRef,
     nullable: true,
-    description:
-      'GET …/hog_functions/:id/logs/, newest first. level filters by level names (INFO, WARN, ERROR, DEBUG).',
+    description: needsScopes(
+      'The function’s log lines, newest first (GET …/hog_functions/:id/logs/), paged forward by first/after (at most 100 a page). level filters by level names (INFO, WARN, ERROR, DEBUG).',
+      'hog_function:read',
+    ),
     args: {
-      first: t.arg.int({ description: 'How many lines (at most 100).' }),
-      after: t.arg.string({ description: 'A cursor: the lines older than it.' }),
-      level: t.arg.stringList({ description: 'Only these levels.' }),
+      first: t.arg.int({ description: 'How many lines (default 20, at most 100).' }),
+      after: t.arg.string({ description: 'A line’s cursor: read the lines older than it.' }),
+      level: t.arg.stringList({ description: 'Only lines of these levels, e.g. ["WARN", "ERROR"].' }),
       search: t.arg.string({ description: 'Only lines containing this text.' }),
     },
     resolve: (fn, args, ctx) => logConnection(fn, args, ctx),
@@ -146,12 +186,14 @@ builder.objectFields(HogFunctionRef, (t) => ({
   metrics: t.field({
     type: HogFunctionMetricsRef,
     nullable: true,
-    description:
-      'GET …/hog_functions/:id/metrics/. after/before: an ISO date-time or a relative time such as -7d; interval: hour, day or week.',
+    description: needsScopes(
+      'The function’s run counts over time (GET …/hog_functions/:id/metrics/), one series per metric kind. after/before: an ISO date-time or a relative time such as -7d; interval: hour, day or week.',
+      'hog_function:read',
+    ),
     args: {
-      after: t.arg.string({ description: 'From (default -7d).' }),
-      before: t.arg.string({ description: 'Until (default now).' }),
-      interval: t.arg.string({ description: 'hour, day or week.' }),
+      after: t.arg.string({ description: 'Start of the range: an ISO date-time or e.g. -7d (the default).' }),
+      before: t.arg.string({ description: 'End of the range: an ISO date-time or e.g. -1d; default now.' }),
+      interval: t.arg.string({ description: 'The width of each interval: hour, day (the default) or week.' }),
     },
     resolve: (fn, args, ctx) => {
       if (args.interval != null && !['hour', 'day', 'week'].includes(args.interval))

@@ -86,6 +86,7 @@ const HogFunctionTemplateConnection = builder.connectionObject(
     type: HogFunctionTemplateRef,
     name: 'HogFunctionTemplateConnection',
     description: 'Hog function templates in the upstream’s order (most used first within a page).',
+    edgesField: { description: 'This page’s templates, in PostHog’s order, each with its cursor.' },
     fields: (t) => ({
       totalCount: t.int({
         description: 'How many templates match the types (and search) asked for.',
@@ -93,7 +94,11 @@ const HogFunctionTemplateConnection = builder.connectionObject(
       }),
     }),
   },
-  { name: 'HogFunctionTemplateEdge', description: 'A hog function template and its cursor.' },
+  {
+    name: 'HogFunctionTemplateEdge',
+    description: 'A hog function template and its cursor.',
+    nodeField: { description: 'A template a hog function can be made from: pass its `id` as `templateId`.' },
+  },
 );
 
 builder.objectFields(ProjectRef, (t) => ({

@@ -19,6 +19,7 @@ import {
   isRecordOf,
   ProjectRef,
 } from './refs.ts';
+import { needsScopes } from './scopes.ts';
 
 /** The scope PostHog writes on entries about a hog function. */
 export const HOG_FUNCTION_SCOPE = 'HogFunction';
@@ -40,8 +41,16 @@ HogFunctionStatusRef.implement({
       description:
         '0 unknown, 1 healthy, 2 degraded, 3 disabled, 11 forcefully degraded, 12 forcefully disabled.',
     }),
-    name: t.string({ description: 'The state’s name.', resolve: (s) => STATUS_NAMES[s.state] ?? 'unknown' }),
-    tokens: t.exposeFloat('tokens', { nullable: true, description: 'Its rate-limit tokens.' }),
+    name: t.string({
+      description:
+        '`state` as a word: unknown, healthy, degraded, disabled, forcefully_degraded or forcefully_disabled.',
+      resolve: (s) => STATUS_NAMES[s.state] ?? 'unknown',
+    }),
+    tokens: t.exposeFloat('tokens', {
+      nullable: true,
+      description:
+        'The rate limiter’s tokens left: PostHog degrades a function that runs out (slow or failing runs); null when not sent.',
+    }),
   }),
 });
 
@@ -58,50 +67,94 @@ builder.objectType(HogFunctionRef, {
   isTypeOf: isRecordOf('HogFunction'),
   fields: (t) => ({
     id: t.id({
-      description: 'The global id: opaque, stable, accepted by `node` and `nodes`.',
+      description:
+        'The function’s global id, for `node`, `nodes` and the hog function mutations’ `id`. For a function read through "@current" it costs one GET /api/projects/@current/ a request (project:read).',
       resolve: (fn, _args, ctx) =>
         mapMaybePromise(ctx.loaders.currentProject.numericId(fn.projectId), (id) =>
           hogFunctionGlobalId(id, fn.uuid),
         ),
     }),
-    uuid: t.exposeString('uuid', { description: 'The upstream’s UUID.' }),
+    uuid: t.exposeString('uuid', {
+      description:
+        'The function’s UUID in PostHog (its URL id): Project.hogFunction’s `uuid`, and the `item_id` of its activity log entries.',
+    }),
     project: t.field({
       type: ProjectRef,
-      description: 'Its project.',
+      description:
+        'The project the function belongs to, as it was reached (a number or "@current"); no call.',
       resolve: (fn) => projectRecord(fn.projectId),
     }),
     type: t.exposeString('type', {
       description:
         'destination, site_destination, internal_destination, source_webhook, site_app, transformation, transformation_log, legacy_destination, or one PostHog adds later.',
     }),
-    name: t.exposeString('name', { nullable: true, description: 'Its name.' }),
+    name: t.exposeString('name', {
+      nullable: true,
+      description: 'The function’s name as PostHog’s UI lists it; null when none was given.',
+    }),
     description: t.exposeString('description', {
       nullable: true,
-      description: 'Its description.',
+      description:
+        'Free text about what the function does; often the template’s description. Null or empty when none.',
     }),
-    enabled: t.exposeBoolean('enabled', { description: 'Whether it runs.' }),
+    enabled: t.exposeBoolean('enabled', {
+      description:
+        'Whether PostHog runs the function on events now; updateHogFunction’s `enabled` pauses it.',
+    }),
     createdAt: t.expose('createdAt', {
       type: 'DateTime',
       nullable: true,
-      description: 'When it was made.',
+      description: 'When the function was created (ISO 8601); null when not sent.',
     }),
     updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
       nullable: true,
-      description: 'When it last changed.',
+      description: 'When the function was last changed (ISO 8601); null when not sent.',
     }),
     createdBy: t.expose('createdBy', {
       type: ActivityUserRef,
       nullable: true,
-      description: 'Who made it.',
+      description: 'The user who created the function; null when PostHog made it or does not say.',
     }),
-    hog: t.exposeString('hog', { nullable: true, description: 'Its Hog source code.' }),
-    inputsSchema: t.field(json('The inputs it takes.', (fn) => fn.inputsSchema)),
-    inputs: t.field(json('Its inputs; a secret one reads {"secret": true}.', (fn) => fn.inputs)),
-    filters: t.field(json('Which events reach it.', (fn) => fn.filters)),
-    masking: t.field(json('How it masks repeated events.', (fn) => fn.masking)),
-    mappings: t.field(json('Its mappings.', (fn) => fn.mappings)),
-    iconUrl: t.exposeString('iconUrl', { nullable: true, description: 'Its icon.' }),
+    hog: t.exposeString('hog', {
+      nullable: true,
+      description:
+        'The source the function runs: Hog, or JavaScript for the site_* types; null when not sent.',
+    }),
+    inputsSchema: t.field(
+      json(
+        'The inputs the function declares: [{key, type, label, required, secret, …}]; `inputs` holds their values.',
+        (fn) => fn.inputsSchema,
+      ),
+    ),
+    inputs: t.field(
+      json(
+        'The values of the declared inputs, as {key: {value, …}}; a secret one reads {"secret": true}, never its value.',
+        (fn) => fn.inputs,
+      ),
+    ),
+    filters: t.field(
+      json(
+        'Which events the function runs on, as PostHog stores them: {events, actions, properties, filter_test_accounts, …}.',
+        (fn) => fn.filters,
+      ),
+    ),
+    masking: t.field(
+      json(
+        'How the function skips repeated events: {ttl, hash, threshold}; null when it runs on every event.',
+        (fn) => fn.masking,
+      ),
+    ),
+    mappings: t.field(
+      json(
+        'For a destination sending several kinds of event: [{name, filters, inputs, inputs_schema}], secret inputs reading {"secret": true}; null when it has none.',
+        (fn) => fn.mappings,
+      ),
+    ),
+    iconUrl: t.exposeString('iconUrl', {
+      nullable: true,
+      description: 'A URL of the function’s icon (usually its template’s), to show beside its name.',
+    }),
     template: t.expose('template', {
       type: HogFunctionTemplateRef,
       nullable: true,
@@ -111,15 +164,18 @@ builder.objectType(HogFunctionRef, {
     status: t.expose('status', {
       type: HogFunctionStatusRef,
       nullable: true,
-      description: 'How it runs.',
+      description:
+        'Whether PostHog runs the function healthily or has degraded or disabled it; null when not sent.',
     }),
     executionOrder: t.exposeInt('executionOrder', {
       nullable: true,
-      description: 'Its place among transformations.',
+      description:
+        'A transformation’s place in the order transformations run (lowest first); null for other types. rearrangeHogFunctions sets it.',
     }),
     version: t.exposeInt('version', {
       nullable: true,
-      description: 'Bumped by each change to its code, inputs or filters.',
+      description:
+        'Bumped by PostHog on each change to the code, inputs, filters, mappings or masking; null when not sent.',
     }),
   }),
 });
@@ -130,7 +186,10 @@ builder.objectFields(HogFunctionRef, (t) => ({
     {
       type: ActivityLogEntryRef,
       nullable: true,
-      description: 'The activity log entries about this function (scope HogFunction, item_id = its uuid).',
+      description: needsScopes(
+        'The activity log entries about this function, newest first (GET …/activity_log/ with scope HogFunction, item_id = its uuid).',
+        'activity_log:read',
+      ),
       resolve: (fn, args, ctx) =>
         activityConnection(ctx, fn.projectId, { scope: HOG_FUNCTION_SCOPE, itemId: fn.uuid }, args),
     },
@@ -144,11 +203,19 @@ const HogFunctionConnection = builder.connectionObject(
     name: 'HogFunctionConnection',
     description:
       'Hog functions in the upstream’s order (execution order, then the latest change), as a Relay connection.',
+    edgesField: { description: 'This page’s hog functions, in PostHog’s order, each with its cursor.' },
     fields: (t) => ({
-      totalCount: t.int({ description: 'How many functions match.', resolve: (c) => c.totalCount ?? 0 }),
+      totalCount: t.int({
+        description: 'How many functions match the filters in all: PostHog’s `count` for the list.',
+        resolve: (c) => c.totalCount ?? 0,
+      }),
     }),
   },
-  { name: 'HogFunctionEdge', description: 'A hog function and its cursor.' },
+  {
+    name: 'HogFunctionEdge',
+    description: 'A hog function and its cursor.',
+    nodeField: { description: 'A hog function as the list page answered it.' },
+  },
 );
 
 builder.objectFields(ProjectRef, (t) => ({
@@ -156,8 +223,10 @@ builder.objectFields(ProjectRef, (t) => ({
     {
       type: HogFunctionRef,
       nullable: true,
-      description:
-        'The project’s hog functions (GET …/hog_functions/), both ways; types, enabled and search go to the upstream’s filters.',
+      description: needsScopes(
+        'The project’s hog functions of every type (GET …/hog_functions/), both ways: destinations, transformations, sources, site apps. types, enabled and search go to the upstream’s filters; deleted functions are left out.',
+        'hog_function:read',
+      ),
       args: {
         types: t.arg.stringList({
           description: 'Only these types, e.g. ["destination", "site_destination"].',
@@ -187,7 +256,10 @@ builder.objectFields(ProjectRef, (t) => ({
   hogFunction: t.field({
     type: HogFunctionRef,
     nullable: true,
-    description: 'A hog function by its UUID; null when the upstream answers 404.',
+    description: needsScopes(
+      'One hog function by its UUID (GET …/hog_functions/:id/); null when PostHog answers 404 (none, or deleted).',
+      'hog_function:read',
+    ),
     args: { uuid: t.arg.string({ required: true, description: 'The function’s UUID.' }) },
     resolve: async (project, args, ctx) => {
       const uuid = validateHogFunctionId(args.uuid);
@@ -205,7 +277,10 @@ builder.objectFields(ActivityLogEntryRef, (t) => ({
   hogFunction: t.field({
     type: HogFunctionRef,
     nullable: true,
-    description: 'The hog function this entry is about, when scope is HogFunction and it can still be read.',
+    description: needsScopes(
+      'The hog function this entry is about, when `scope` is HogFunction: read from PostHog (batched with the page’s other entries); null for another scope or when the function is gone.',
+      'hog_function:read',
+    ),
     // Batched per project with the other entries of the page: several functions of one project are
     // read from a list page when that is fewer calls than a retrieve each.
     resolve: async (entry, _args, ctx) => {

@@ -7,6 +7,7 @@ import { validateProjectId } from '../ids.ts';
 import type { PollerEvent } from '../live/activity-poller.ts';
 import { builder } from './builder.ts';
 import { ActivityLogEntryRef } from './refs.ts';
+import { needsScopes } from './scopes.ts';
 
 /**
  * Each event runs as a fresh round of work (new loaders, call budget and deadline), so an
@@ -36,14 +37,17 @@ function eachEventAsARound(
 }
 
 builder.subscriptionType({
-  description: 'Live updates, over Server-Sent Events or WebSocket (graphql-ws) at /graphql.',
+  description:
+    'Live updates over Server-Sent Events or WebSocket (graphql-ws) at /graphql. Today one: `activityAdded`, a project’s new activity log entries as the gateway finds them. (A query kept current is `@live`, not a subscription.)',
 });
 
 builder.subscriptionField('activityAdded', (t) =>
   t.field({
     type: ActivityLogEntryRef,
-    description:
-      'Each new entry of the project’s activity log, oldest first, each once, from the moment of subscribing. The gateway polls the log with your key every ACTIVITY_POLL_MS (5 s by default), sharing one poller among your subscriptions with the same arguments, and at once after a write you make through the gateway to that project. Filters are those of Project.activityLog. A 401/403 ends the stream with UNAUTHENTICATED/FORBIDDEN; other upstream failures arrive as an event with an error, and the stream goes on.',
+    description: needsScopes(
+      'Each new entry of the project’s activity log, oldest first, each once, from the moment of subscribing. The gateway polls the log (GET /api/projects/:id/activity_log/) with your key every ACTIVITY_POLL_MS (5 s by default), sharing one poller among your subscriptions with the same arguments, and at once after a write you make through the gateway to that project. Filters are those of Project.activityLog. A 401/403 ends the stream with UNAUTHENTICATED/FORBIDDEN; other upstream failures arrive as an event with an error, and the stream goes on. An entry’s destinationConfig and hogFunction need their own read scopes.',
+      'activity_log:read',
+    ),
     args: {
       projectId: t.arg.string({ required: true, description: 'The project’s integer id, or "@current".' }),
       scope: t.arg.string({ description: 'Only entries of this scope, e.g. PluginConfig.' }),
