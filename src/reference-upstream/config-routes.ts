@@ -1,5 +1,6 @@
 // The destination-config endpoints of interface.md, as PostHog answers them in each dialect.
 import { notFound, serverError, validationError } from './api-error.ts';
+import { config2026, createConfig2026, deleteConfig2026, logConfigUpdate2026 } from './config-2026.ts';
 import type { ConfigView, Dialect } from './dialect.ts';
 import { isPosthog, maskSecrets, serializeConfig } from './dialect.ts';
 import type { ActivityChange, ApiKey, DestinationConfig, Project } from './model.ts';
@@ -7,7 +8,7 @@ import { limitOffsetPage } from './pagination.ts';
 import { empty, ok, type Reply, type RouteContext } from './reply.ts';
 import type { Store } from './store.ts';
 import { configDetail } from './store.ts';
-import { mergeConfig, readWritableFields } from './validation.ts';
+import { mergeConfig, readWritableFields, type WritableFields } from './validation.ts';
 
 /** PostHog lists live configs by (order, plugin); the spec dialect lists all of them by id. */
 function listedConfigs(store: Store, dialect: Dialect, projectId: number): DestinationConfig[] {
@@ -39,21 +40,23 @@ function requireConfig(ctx: RouteContext): DestinationConfig {
   return config;
 }
 
-const view = (ctx: RouteContext, config: DestinationConfig, as: ConfigView) =>
-  serializeConfig(ctx.store, ctx.dialect, config, as);
+const view = (ctx: RouteContext, config: DestinationConfig, as: ConfigView) => {
+  const answer = serializeConfig(ctx.store, ctx.dialect, config, as);
+  return ctx.dialect === 'posthog-2026' ? config2026(ctx.store, answer) : answer;
+};
 
 export function retrieveConfig(ctx: RouteContext): Reply {
   return ok(view(ctx, requireConfig(ctx), 'retrieve'));
 }
 
-/** Since the move to hog functions, PostHog refuses to make a plugin config. */
-export const PLUGIN_CREATION_REMOVED =
-  'Plugin creation is no longer possible. Please refer to the Hog Functions documentation for more information.';
-
+// products/cdp/backend/api/plugin.py, PluginConfigSerializer.create (2026: config-2026.ts)
 export function createConfig(ctx: RouteContext): Reply {
   const { store, dialect, project, key, body } = ctx;
-  if (dialect === 'posthog-2026') throw validationError(null, 'invalid_input', PLUGIN_CREATION_REMOVED);
   const fields = readWritableFields(store, dialect, body, false);
+  if (dialect === 'posthog-2026') {
+    const unsaved = view(ctx, createConfig2026(ctx, fields), 'write');
+    return ok({ ...unsaved, id: null, created_at: null, updated_at: null }, 201);
+  }
   const config = store.createConfig({
     projectId: project.id,
     plugin: fields.plugin!,
@@ -77,6 +80,7 @@ export function updateConfig(ctx: RouteContext, partial: boolean): Reply {
   const fields = readWritableFields(store, dialect, body, partial);
   // PostHog's update pops `plugin`: a config never changes plugin.
   delete fields.plugin;
+  if (dialect === 'posthog-2026') return updateConfig2026(ctx, config, fields);
   if (fields.config) fields.config = mergeConfig(store, config, fields.config);
   const changes: ActivityChange[] = [];
   for (const [field, after] of Object.entries(fields) as [keyof typeof fields, unknown][]) {
@@ -102,9 +106,23 @@ export function updateConfig(ctx: RouteContext, partial: boolean): Reply {
   return ok(view(ctx, config, 'write'));
 }
 
+/** PluginConfigSerializer.update as of 2026: deleting disables; only config and enabled changes are logged. */
+function updateConfig2026(ctx: RouteContext, config: DestinationConfig, fields: WritableFields): Reply {
+  const { store, key } = ctx;
+  if (fields.config) fields.config = mergeConfig(store, config, fields.config);
+  if (fields.deleted === true) fields.enabled = false;
+  const before = { ...config };
+  Object.assign(config, fields);
+  config.updatedAtMicros = store.nowMicros();
+  logConfigUpdate2026(store, key, before, config);
+  return ok(view(ctx, config, 'write'));
+}
+
+// products/cdp/backend/api/plugin.py, PluginConfigViewSet.destroy
 export function deleteConfig(ctx: RouteContext): Reply {
   const { store, dialect, key, project, params } = ctx;
   const config = findConfig(store, project, params.id);
+  if (dialect === 'posthog-2026') return deleteConfig2026(store, config);
   if (isPosthog(dialect)) {
     // PostHog's destroy does PluginConfig.objects.get(): an unknown id is an unhandled 500,
     // and a known one is only disabled.

@@ -43,6 +43,78 @@ describe('PostHog 2026: what changed on the legacy routes', () => {
     }
   });
 
+  it('falls back to the plugin name and description, and says whether a plugin migrates (plugin.py@1841bc1)', async () => {
+    const five = await rest(upstream, 'GET', `${CONFIGS}5/`);
+    expect(five.body.description).toBe(upstream.store.plugins.get(five.body.plugin)!.description);
+    expect(five.body.plugin_info.hog_function_migration_available).toBe(true);
+    const list = await rest(upstream, 'GET', CONFIGS);
+    expect(list.body.results.every((c: { plugin_info: unknown }) => c.plugin_info === null)).toBe(true);
+  });
+
+  it('makes a hog function from a form-encoded create, answering the unsaved config (id null)', async () => {
+    const before = upstream.store.hogFunctions.size;
+    const activity = upstream.store.activity.length;
+    const made = await rest(upstream, 'POST', CONFIGS, {
+      form: { plugin: '1', order: '7', config: JSON.stringify({ url: 'https://example.com/h' }) },
+    });
+    expect([made.status, made.body.id, made.body.created_at, made.body.updated_at, made.body.name]).toEqual([
+      201,
+      null,
+      null,
+      null,
+      'Webhook Destination',
+    ]);
+    expect(made.body.config).toEqual({ url: 'https://example.com/h' });
+    expect(upstream.store.hogFunctions.size).toBe(before + 1);
+    const fn = [...upstream.store.hogFunctions.values()].at(-1)!;
+    expect([fn.type, fn.templateId, fn.name, fn.executionOrder, fn.enabled]).toEqual([
+      'destination',
+      'plugin-webhook-destination',
+      'Webhook Destination',
+      7,
+      true,
+    ]);
+    // serializer.create() is called directly: no activity entry.
+    expect(upstream.store.activity.length).toBe(activity);
+  });
+
+  it('logs config_updated (secret keys as the mask, field null) and enabled/disabled, nothing for a rename', async () => {
+    const log = async () =>
+      (await rest(upstream, 'GET', '/api/projects/1/activity_log/?scope=PluginConfig&item_id=1')).body
+        .results[0];
+    const latest = (await log()).id;
+    await rest(upstream, 'PATCH', `${CONFIGS}1/`, { json: { name: 'Renamed' } });
+    expect((await log()).id).toBe(latest);
+    await rest(upstream, 'PATCH', `${CONFIGS}1/`, {
+      form: { config: JSON.stringify({ s3BucketName: 'new-bucket', awsSecretAccessKey: 'rotated' }) },
+    });
+    const updated = await log();
+    expect([updated.activity, updated.detail.name]).toEqual(['config_updated', 'S3 Export']);
+    expect(updated.detail.changes).toEqual(
+      expect.arrayContaining([
+        { type: 'Plugin', action: 'changed', field: 's3BucketName', before: 'events-1', after: 'new-bucket' },
+        {
+          type: 'PluginConfig',
+          action: 'changed',
+          field: null,
+          before: '**************** POSTHOG SECRET FIELD ****************',
+          after: '**************** POSTHOG SECRET FIELD ****************',
+        },
+      ]),
+    );
+    expect(JSON.stringify(updated)).not.toContain('rotated');
+    await rest(upstream, 'PATCH', `${CONFIGS}1/`, { json: { enabled: false } });
+    const disabled = await log();
+    expect([disabled.activity, disabled.detail.changes]).toEqual(['disabled', []]);
+  });
+
+  it('only disables on DELETE, and logs nothing', async () => {
+    const activity = upstream.store.activity.length;
+    const answer = await rest(upstream, 'DELETE', `${CONFIGS}2/`);
+    expect([answer.status, upstream.store.configs.get(2)!.enabled]).toEqual([204, false]);
+    expect(upstream.store.activity.length).toBe(activity);
+  });
+
   it('has turned the unscoped legacy key into a `*` key', () => {
     expect(upstream.store.keys.get('phx_legacy')!.scopes).toEqual(['*']);
   });
