@@ -83,5 +83,5 @@ builder.queryType({
 });
 builder.mutationType({
   description:
-    'Writes through your personal API key: hog functions (create, update, delete, test, rearrange transformations) and destination configs (legacy plugin configs: update and delete; create, job runs and rearrange are retired by PostHog), and the retired activity notification bookmark. Each names the `:write` scope it needs in its last line; a `:write` scope also grants `:read`.',
+    'Writes through your personal API key: hog functions (create, update, delete, test, rearrange transformations) and destination configs (legacy plugin configs: update and delete; create, job runs and rearrange are retired by PostHog), and the retired activity notification bookmark. Each ends with the line naming the scopes it needs; a `:write` scope also grants `:read`.',
 });

@@ -72,7 +72,8 @@ export const UpdateInput = builder.inputType('UpdateHogFunctionInput', {
     }),
     inputs: t.field({
       type: 'JSON',
-      description: 'A secret input sent as {"secret": true}, or left out, keeps its stored value.',
+      description:
+        'New input values as {key: {value}}; a secret input sent as {"secret": true}, or left out, keeps its stored value.',
     }),
     filters: t.field({
       type: 'JSON',

@@ -21,7 +21,7 @@ HogFunctionLogEntryRef.implement({
     level: t.exposeString('level', { description: 'The line’s level: DEBUG, INFO, WARN or ERROR.' }),
     message: t.exposeString('message', {
       description:
-        'The logged text, e.g. a print() of the code or PostHog’s own note; secret input values are masked.',
+        'The logged text, as PostHog stores it: a print() of the code, or PostHog’s own note about the run.',
     }),
     instanceId: t.string({
       nullable: true,
