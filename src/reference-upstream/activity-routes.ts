@@ -12,6 +12,7 @@ function projectActivityNewestFirst(store: Store, projectId: number) {
     .sort((a, b) => b.createdAtMicros - a.createdAtMicros);
 }
 
+// posthog/api/activity_log.py (2024) / posthog/api/advanced_activity_logs/viewset.py (2026), ActivityLogViewSet.list
 export function listActivity(ctx: RouteContext): Reply {
   if (ctx.dialect === 'posthog-2026') return listActivity2026(ctx);
   const { store, project, url } = ctx;
@@ -38,6 +39,7 @@ function parseBookmark(value: unknown): number {
   return millis * 1000;
 }
 
+// posthog/api/activity_log.py (2024), ActivityLogViewSet.bookmark_activity_notification (gone in 2026)
 export function bookmark({ store, dialect, key, project, body }: RouteContext): Reply {
   const raw = body.data.bookmark ?? (dialect === 'spec' ? body.data.created_at : undefined);
   if (raw === undefined || raw === null)
@@ -53,6 +55,7 @@ export function bookmark({ store, dialect, key, project, body }: RouteContext): 
 const IMPORTANT_CHANGES_LIMIT = 10;
 
 /** Changes by someone else (another user or the system), newest first, unread after the bookmark. */
+// posthog/api/activity_log.py (2024), ActivityLogViewSet.important_changes (gone in 2026)
 export function importantChanges({ store, dialect, key, project, url }: RouteContext): Reply {
   const lastRead = store.users.get(key.userId)!.lastViewedActivityMicros.get(project.id) ?? null;
   const isUnread = (micros: number) => lastRead === null || micros > lastRead;

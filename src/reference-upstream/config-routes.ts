@@ -19,6 +19,7 @@ function listedConfigs(store: Store, dialect: Dialect, projectId: number): Desti
     .sort((a, b) => a.order - b.order || a.plugin - b.plugin || a.id - b.id);
 }
 
+// products/cdp/backend/api/plugin.py (posthog/api/plugin.py in 2024), PluginConfigViewSet.list
 export function listConfigs({ store, dialect, project, url }: RouteContext): Reply {
   const page = limitOffsetPage(listedConfigs(store, dialect, project.id), url);
   return ok({ ...page, results: page.results.map((c) => serializeConfig(store, dialect, c, 'list')) });
@@ -45,11 +46,12 @@ const view = (ctx: RouteContext, config: DestinationConfig, as: ConfigView) => {
   return ctx.dialect === 'posthog-2026' ? config2026(ctx.store, answer) : answer;
 };
 
+// products/cdp/backend/api/plugin.py (posthog/api/plugin.py in 2024), PluginConfigViewSet.retrieve
 export function retrieveConfig(ctx: RouteContext): Reply {
   return ok(view(ctx, requireConfig(ctx), 'retrieve'));
 }
 
-// products/cdp/backend/api/plugin.py, PluginConfigSerializer.create (2026: config-2026.ts)
+// products/cdp/backend/api/plugin.py (posthog/api/plugin.py in 2024), PluginConfigSerializer.create (2026: config-2026.ts)
 export function createConfig(ctx: RouteContext): Reply {
   const { store, dialect, project, key, body } = ctx;
   const fields = readWritableFields(store, dialect, body, false);
@@ -74,6 +76,7 @@ export function createConfig(ctx: RouteContext): Reply {
   return ok(view(ctx, config, 'write'), 201);
 }
 
+// products/cdp/backend/api/plugin.py (posthog/api/plugin.py in 2024), PluginConfigSerializer.update
 export function updateConfig(ctx: RouteContext, partial: boolean): Reply {
   const { store, dialect, key, body } = ctx;
   const config = requireConfig(ctx);
@@ -118,7 +121,7 @@ function updateConfig2026(ctx: RouteContext, config: DestinationConfig, fields: 
   return ok(view(ctx, config, 'write'));
 }
 
-// products/cdp/backend/api/plugin.py, PluginConfigViewSet.destroy
+// products/cdp/backend/api/plugin.py (posthog/api/plugin.py in 2024), PluginConfigViewSet.destroy
 export function deleteConfig(ctx: RouteContext): Reply {
   const { store, dialect, key, project, params } = ctx;
   const config = findConfig(store, project, params.id);
@@ -142,6 +145,7 @@ export function deleteConfig(ctx: RouteContext): Reply {
   return empty(204);
 }
 
+// products/cdp/backend/api/plugin.py (posthog/api/plugin.py in 2024), PluginConfigViewSet.frontend
 export function configFrontend(ctx: RouteContext): Reply {
   const config = requireConfig(ctx);
   if (ctx.dialect === 'spec') return ok(view(ctx, config, 'retrieve'));
@@ -153,6 +157,7 @@ export function configFrontend(ctx: RouteContext): Reply {
   return { status: 200, text: source, contentType: 'application/javascript; charset=UTF-8' };
 }
 
+// products/cdp/backend/api/plugin.py (posthog/api/plugin.py in 2024), PluginConfigViewSet.job (gone in 2026)
 export function runJob(ctx: RouteContext): Reply {
   const { store, dialect, key, body } = ctx;
   const config = requireConfig(ctx);
@@ -181,6 +186,7 @@ export function runJob(ctx: RouteContext): Reply {
   return empty(200);
 }
 
+// products/cdp/backend/api/plugin.py (posthog/api/plugin.py in 2024), PluginConfigViewSet.rearrange
 export function rearrangeConfigs(ctx: RouteContext): Reply {
   const { store, dialect, key, project, body } = ctx;
   const orders = body.data.orders;
