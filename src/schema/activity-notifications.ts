@@ -92,7 +92,13 @@ builder.mutationField('bookmarkActivityNotification', (t) =>
       'activity_log:read',
     ),
     deprecationReason: `PostHog removed notification bookmarks for API keys (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
-    args: { input: t.arg({ type: BookmarkInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: BookmarkInput,
+        required: true,
+        description: 'The project and the date-time up to which its notifications count as read.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const bookmark = input.bookmark ?? new Date().toISOString();

@@ -74,7 +74,13 @@ builder.mutationFields((t) => ({
       'plugin:write',
     ),
     deprecationReason: `PostHog no longer creates plugin configs; destinations are hog functions. Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
-    args: { input: t.arg({ type: CreateInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: CreateInput,
+        required: true,
+        description: 'The project, plugin and order of the new config, and any settings.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const plugin = validateConfigId(input.plugin, 'plugin');
@@ -94,7 +100,13 @@ builder.mutationFields((t) => ({
       'Changes a legacy plugin config: enable or pause it, rename it, move it, change its filters or settings (PATCH …/pipeline_destination_configs/:id/).',
       'plugin:write',
     ),
-    args: { input: t.arg({ type: UpdateInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: UpdateInput,
+        required: true,
+        description: 'The config’s global id and the fields to change; fields left out keep their values.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       const destinationConfig = await ctx.loaders.configWrites.update(
@@ -111,7 +123,13 @@ builder.mutationFields((t) => ({
       'Deletes a legacy plugin config (DELETE …/pipeline_destination_configs/:id/); PostHog only disables and hides it.',
       'plugin:write',
     ),
-    args: { input: t.arg({ type: DeleteInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: DeleteInput,
+        required: true,
+        description: 'The global id of the config to delete.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       const numericProjectId = await ctx.loaders.configWrites.delete({ projectId, id: databaseId });
@@ -137,7 +155,13 @@ builder.mutationFields((t) => ({
       'plugin:write',
     ),
     deprecationReason: `PostHog removed plugin jobs. Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
-    args: { input: t.arg({ type: RunJobInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: RunJobInput,
+        required: true,
+        description: 'The config’s global id and the job to queue.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       const { type, payload, operation } = input.job;
@@ -159,7 +183,13 @@ builder.mutationFields((t) => ({
       'plugin:write',
     ),
     deprecationReason: `PostHog no longer rearranges plugin configs for API keys (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
-    args: { input: t.arg({ type: RearrangeInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: RearrangeInput,
+        required: true,
+        description: 'The project and each config’s new position.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const orders: Record<string, number> = {};

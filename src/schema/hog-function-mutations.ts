@@ -104,7 +104,13 @@ builder.mutationFields((t) => ({
       'Creates a hog function (POST …/hog_functions/), from a template (`templateId`) or from code. A refused create with an unknown templateId says how to list templates; one missing a required input names it and its type.',
       'hog_function:write',
     ),
-    args: { input: t.arg({ type: CreateInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: CreateInput,
+        required: true,
+        description: 'The project and the new function: a templateId with its inputs, or hog code.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const fields = { ...writable(input), type: input.type, template_id: input.templateId };
@@ -128,7 +134,13 @@ builder.mutationFields((t) => ({
       'Changes a hog function: enable or pause it, rename it, change its code, inputs, filters, masking or mappings (PATCH …/hog_functions/:id/).',
       'hog_function:write',
     ),
-    args: { input: t.arg({ type: UpdateInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: UpdateInput,
+        required: true,
+        description: 'The function’s global id and the fields to change; fields left out keep their values.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, uuid } = decodeHogFunctionGlobalId(input.id);
       const hogFunction = await ctx.loaders.hogFunctionWrites.update({ projectId, uuid }, writable(input));
@@ -142,7 +154,13 @@ builder.mutationFields((t) => ({
       'Deletes a hog function (PATCH …/hog_functions/:id/ with {"deleted": true}, as PostHog refuses DELETE to API keys); it then drops out of lists and reads.',
       'hog_function:write',
     ),
-    args: { input: t.arg({ type: DeleteInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: DeleteInput,
+        required: true,
+        description: 'The global id of the function to delete.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const { projectId, uuid } = decodeHogFunctionGlobalId(input.id);
       const numericProjectId = await ctx.loaders.hogFunctionWrites.delete({ projectId, uuid });
@@ -159,7 +177,13 @@ builder.mutationFields((t) => ({
       'Runs a hog function on an event, with async calls mocked by default (POST …/hog_functions/:id/invocations/, or …/new/invocations/ for an unsaved one). By id without `configuration`, the stored function is read first (GET …/hog_functions/:id/) and its configuration sent.',
       'hog_function:write',
     ),
-    args: { input: t.arg({ type: TestInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: TestInput,
+        required: true,
+        description: 'The function (its id, or a configuration and projectId) and the event to run it on.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const target = input.id
         ? decodeHogFunctionGlobalId(input.id)
@@ -179,7 +203,13 @@ builder.mutationFields((t) => ({
       'Sets the execution order of a project’s transformations (PATCH …/hog_functions/rearrange/). With projectId "@current", the project is read once (GET /api/projects/@current/, project:read) to check that each id is of it.',
       'hog_function:write',
     ),
-    args: { input: t.arg({ type: RearrangeInput, required: true, description: 'The mutation’s input.' }) },
+    args: {
+      input: t.arg({
+        type: RearrangeInput,
+        required: true,
+        description: 'The project and each transformation’s new place.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const orders: Record<string, number> = {};
