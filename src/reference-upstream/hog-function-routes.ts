@@ -5,7 +5,7 @@
 // test invocations: hog-function-invocations.ts.
 import { notFound, permissionDenied } from './api-error.ts';
 import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
-import { hogValidationError, viewValidationError } from './hog-errors.ts';
+import { fieldError, hogValidationError, viewValidationError } from './hog-errors.ts';
 import { hogChanges, hogSnapshot } from './hog-function-changes.ts';
 import { type HogView, serializeHogFunction } from './hog-function-view.ts';
 import { validateHogWrite } from './hog-function-write.ts';
@@ -91,23 +91,44 @@ function filterGroups(query: URLSearchParams): unknown[] {
   );
 }
 
+/**
+ * HogFunctionFilterSet as django-filter reads it: an empty value filters nothing; `enabled` is
+ * BooleanWidget's true/false (anything else filters nothing); `id` must be a UUID and
+ * `created_by` a user, else the filter set's errors are a 400.
+ */
+function filterSet(store: Store, q: URLSearchParams) {
+  const types = q.get('type') ? q.get('type')!.split(',') : undefined;
+  const flag = q.get('enabled')?.toLowerCase();
+  const enabled = flag === 'true' ? true : flag === 'false' ? false : null;
+  const id = q.get('id') || null;
+  if (id !== null && !UUID.test(id)) throw hogValidationError({ id: [fieldError('Enter a valid UUID.')] });
+  const user = q.get('created_by') || null;
+  if (user !== null && !(/^\d+$/.test(user) && store.users.has(Number(user))))
+    throw hogValidationError({
+      created_by: [
+        fieldError(
+          'Select a valid choice. That choice is not one of the available choices.',
+          'invalid_choice',
+        ),
+      ],
+    });
+  return { types, enabled, id: id?.toLowerCase() ?? null, createdBy: user === null ? null : Number(user) };
+}
+
 // products/cdp/backend/api/hog_function.py, HogFunctionViewSet.list (safely_get_queryset, HogFunctionFilterSet)
 export function listHogFunctions({ store, project, url }: RouteContext): Reply {
   const q = url.query;
   const search = q.get('search');
   if (search && search.length > MAX_SEARCH_LENGTH)
     throw viewValidationError('search', `Search query must be ${MAX_SEARCH_LENGTH} characters or fewer.`);
-  const types = q.get('type')?.split(',');
-  const enabled = q.get('enabled');
-  const id = q.get('id');
-  const createdBy = q.get('created_by');
+  const { types, enabled, id, createdBy } = filterSet(store, q);
   const groups = filterGroups(q);
   const listed = [...store.hogFunctions.values()]
     .filter((fn) => fn.projectId === project.id && !fn.deleted && fn.type !== 'warehouse_source_webhook')
     .filter((fn) => types === undefined || types.includes(fn.type))
-    .filter((fn) => enabled === null || String(fn.enabled) === enabled.toLowerCase())
-    .filter((fn) => id === null || fn.id === id.toLowerCase())
-    .filter((fn) => createdBy === null || String(fn.createdBy) === createdBy)
+    .filter((fn) => enabled === null || fn.enabled === enabled)
+    .filter((fn) => id === null || fn.id === id)
+    .filter((fn) => createdBy === null || fn.createdBy === createdBy)
     .filter((fn) => groups.length === 0 || groups.some((g) => jsonContains(fn.filters, g)));
   const hits: SearchHit[] = search
     ? trigramSearch(listed, search)
@@ -226,9 +247,14 @@ export function updateHogFunction(ctx: RouteContext, partial: boolean): Reply {
   if (configOf(before) !== configOf(fn)) fn.version = before.version + 1;
   const now = store.nowMicros();
   fn.updatedAtMicros = now;
-  const changes = hogChanges(before, fn, store.leakSecrets);
-  // log_activity drops an `updated` entry without changes.
-  if (changes.length > 0) logHogActivity(store, key.userId, fn, 'updated', changes, now);
+  // The activity log_activity_from_viewset names a soft delete is unverified: this upstream's own
+  // `deleted` (no changes) is kept for it.
+  if (fn.deleted && !before.deleted) logHogActivity(store, key.userId, fn, 'deleted', null, now);
+  else {
+    const changes = hogChanges(before, fn, store.leakSecrets);
+    // log_activity drops an `updated` entry without changes.
+    if (changes.length > 0) logHogActivity(store, key.userId, fn, 'updated', changes, now);
+  }
   return ok(serializeHogFunction(store, fn, viewOf(store, true)));
 }
 

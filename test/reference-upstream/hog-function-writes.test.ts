@@ -183,9 +183,8 @@ describe('hog function writes, posthog-2026 dialect', () => {
     ]);
     expect((await patch(webhook, { deleted: true })).status).toBe(200);
     expect((await rest(upstream, 'GET', `${FUNCTIONS}${webhook}/`)).status).toBe(404);
-    expect((await latest(webhook)).detail.changes).toEqual([
-      { type: 'HogFunction', action: 'changed', field: 'deleted', before: false, after: true },
-    ]);
+    const deleted = await latest(webhook);
+    expect([deleted.activity, deleted.detail.changes]).toEqual(['deleted', null]);
     expect((await patch(webhook, { deleted: false })).status).toBe(200);
     expect((await rest(upstream, 'GET', `${FUNCTIONS}${webhook}/`)).status).toBe(200);
   });

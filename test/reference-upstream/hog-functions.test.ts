@@ -188,6 +188,25 @@ describe('hog functions, posthog-2026 dialect', () => {
     expect(legacy.body.count).toBe(3);
   });
 
+  it('reads the filter set as django-filter does: empty or unknown values filter nothing, bad ones are 400', async () => {
+    const all = (await rest(upstream, 'GET', FUNCTIONS)).body.count;
+    expect((await rest(upstream, 'GET', `${FUNCTIONS}?type=`)).body.count).toBe(all);
+    expect((await rest(upstream, 'GET', `${FUNCTIONS}?enabled=1`)).body.count).toBe(all);
+    const off = await rest(upstream, 'GET', `${FUNCTIONS}?enabled=False`);
+    expect(off.body.results.map((f: { enabled: boolean }) => f.enabled)).toEqual(
+      off.body.results.map(() => false),
+    );
+    const badId = await rest(upstream, 'GET', `${FUNCTIONS}?id=nope`);
+    expect([badId.status, badId.body.attr, badId.body.detail]).toEqual([400, 'id', 'Enter a valid UUID.']);
+    const badUser = await rest(upstream, 'GET', `${FUNCTIONS}?created_by=999`);
+    expect([badUser.status, badUser.body.attr, badUser.body.code, badUser.body.detail]).toEqual([
+      400,
+      'created_by',
+      'invalid_choice',
+      'Select a valid choice. That choice is not one of the available choices.',
+    ]);
+  });
+
   it('pages by limit and offset', async () => {
     const { body } = await rest(upstream, 'GET', `${FUNCTIONS}?limit=5`);
     expect(body.results).toHaveLength(5);
