@@ -15,9 +15,9 @@ import {
 } from './config-routes.ts';
 import { ALL_DIALECTS, type Dialect } from './dialect.ts';
 import { invokeHogFunction } from './hog-function-invocations.ts';
+import { listHogFunctions } from './hog-function-list.ts';
 import {
   createHogFunction,
-  listHogFunctions,
   rearrangeHogFunctions,
   refuseHogFunctionDelete,
   retrieveHogFunction,
