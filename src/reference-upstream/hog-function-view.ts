@@ -3,9 +3,10 @@
 // in Meta.fields order) for a retrieve, a write or `?full=true`. A secret input reads
 // {"secret": true} (to_representation); `search_match_type` only on a list filtered by `search`.
 import { formatTimestamp } from './dialect.ts';
+import { serializeTemplate } from './hog-function-template-routes.ts';
 import { inputRepresentation, TYPES_WITH_JAVASCRIPT_SOURCE } from './hog-inputs.ts';
 import { HOG_TEMPLATES } from './hog-seed.ts';
-import type { HogFunction, HogFunctionTemplate, User } from './model.ts';
+import type { HogFunction, User } from './model.ts';
 import type { Store } from './store.ts';
 
 /** HogFunctionMinimalSerializer.Meta.fields. */
@@ -96,27 +97,6 @@ export function userBasic(user: User | undefined) {
   };
 }
 
-/** HogFunctionTemplateSerializer (products/cdp/backend/api/hog_function_template.py). */
-export function templateView(found: HogFunctionTemplate) {
-  const javascript = TYPES_WITH_JAVASCRIPT_SOURCE.includes(found.type) || found.id.startsWith('plugin-');
-  return {
-    id: found.id,
-    name: found.name,
-    description: found.description,
-    code: found.hog,
-    code_language: javascript ? 'javascript' : 'hog',
-    inputs_schema: found.inputs_schema,
-    type: found.type,
-    status: found.status,
-    category: found.category,
-    free: found.free,
-    icon_url: found.icon_url,
-    filters: null,
-    masking: null,
-    mapping_templates: null,
-  };
-}
-
 /** to_representation: each non-secret schema input (null when unset), then {"secret": true} per set secret. */
 export function answeredInputs(fn: HogFunction, leak = false): Record<string, unknown> {
   const inputs: Record<string, unknown> = {};
@@ -161,7 +141,7 @@ export function serializeHogFunction(store: Store, fn: HogFunction, view: HogVie
     masking: fn.masking,
     mappings: fn.mappings,
     icon_url: fn.iconUrl,
-    template: found ? templateView(found) : null,
+    template: found ? serializeTemplate(found) : null,
     status: status(fn),
     execution_order: fn.executionOrder,
     batch_export_id: null,
