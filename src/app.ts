@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type GatewayContext, type NodeServerContext } from './context.ts';
 import { createMaskError, useStableErrorCodes } from './errors/masking.ts';
+import { usePartialErrors } from './errors/partial-errors.ts';
 import { EXAMPLE_QUERY } from './example-query.ts';
 import { useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
@@ -124,6 +125,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       useDeferStream(),
       useLiveQueries(live),
       config.executor === 'compiled' && useJit(),
+      usePartialErrors(),
       // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
       // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
       // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.

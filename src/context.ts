@@ -1,6 +1,7 @@
 // The per-request context: the caller's key, fresh loaders over an upstream client bound to it
 // (one abort signal, the deadline, call accounting); the client itself is not exposed. Nothing in it outlives the GraphQL request.
 import type { ServerResponse } from 'node:http';
+import type { GraphQLError } from 'graphql';
 import { authorizationOf } from './caller-key.ts';
 import { tooComplex } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
@@ -24,6 +25,11 @@ export interface GatewayContext {
   /** The request's data API: the only way a resolver reaches the upstream. */
   loaders: Loaders;
   calls: UpstreamCallLog;
+  /**
+   * Errors about part of a field that still answers (a kind of destination the key may not read,
+   * beside the kinds it may): added to the answer's `errors` by usePartialErrors, with their path.
+   */
+  partialErrors: GraphQLError[];
   /** Subscriptions and live queries; null where they are not served. */
   live: LiveServices | null;
   /**
@@ -142,7 +148,8 @@ export function createContext(
         }
       },
     });
-    return { loaders: createLoaders(upstream, deps.kept), calls };
+    const partialErrors: GraphQLError[] = [];
+    return { loaders: createLoaders(upstream, deps.kept), calls, partialErrors };
   };
 
   return {

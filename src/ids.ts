@@ -36,6 +36,18 @@ export function validateConfigId(id: number, field = 'databaseId'): number {
 }
 
 const HOG_FUNCTION_ID = new RegExp(`^${HOG_FUNCTION_ID_PATTERN}$`);
+/** A batch export's (or its run's, or its backfill's) UUID in any case, as PostHog's lower case. */
+export function validateUuid(uuid: string, what: string, field = 'uuid'): string {
+  const lower = uuid.toLowerCase();
+  if (!HOG_FUNCTION_ID.test(lower)) {
+    throw badUserInput(
+      `${field} must be ${what}'s UUID; got ${JSON.stringify(uuid.slice(0, 40))}${uuid.length > 40 ? '…' : ''}.`,
+      { field },
+    );
+  }
+  return lower;
+}
+
 /** PostHog's template ids: `template-webhook`, `plugin-<repository>`, `coming-soon-…`. */
 export const TEMPLATE_ID_PATTERN = '[A-Za-z0-9][A-Za-z0-9_-]{0,127}';
 const TEMPLATE_ID = new RegExp(`^${TEMPLATE_ID_PATTERN}$`);
@@ -68,6 +80,9 @@ export function hogFunctionIdFromText(text: string | null | undefined): string |
   const lower = text?.toLowerCase();
   return lower && HOG_FUNCTION_ID.test(lower) ? lower : null;
 }
+
+/** Any UUID written as text (a batch export's in an activity entry's item_id); null if it is none. */
+export const uuidFromText = hogFunctionIdFromText;
 
 /** A config id written as text (an activity entry's item_id, a global id's part); null if it is none. */
 export function configIdFromText(text: string | null | undefined): number | null {

@@ -1,86 +1,136 @@
 // What a user calls a project's destinations, whichever way PostHog keeps them: the hog functions
-// of the destination kinds, and the legacy plugin configs that no enabled `legacy_destination`
-// supersedes (same template: `plugin-<repository>`, PR #97648). An upstream without one of the
-// two lists (PostHog before hog functions; PostHog after PR #97440) contributes none of it.
+// of the destination kinds, the legacy plugin configs that no enabled `legacy_destination`
+// supersedes (same template: `plugin-<repository>`, PR #97648), and the batch exports (but for
+// PostHog's internal Workflows type). Each kind's list is read whole, page by page, and then
+// merged, so the merged list pages correctly (PostHog's own UI could not: issue #42031). An
+// upstream without one of the lists (PostHog before hog functions or batch exports; PostHog after
+// PR #97440) contributes none of it; a kind the key may not read is left out and reported.
 import { GraphQLError } from 'graphql';
 import type { KeyHash } from '../caller-key.ts';
-import type { ConfigRecord, HogFunctionRecord } from '../upstream/records.ts';
+import type { BatchExportRecord, ConfigRecord, HogFunctionRecord } from '../upstream/records.ts';
+import { type BatchExports, INTERNAL_DESTINATION_TYPE } from './batch-exports.ts';
 import type { Configs } from './configs.ts';
 import type { HogFunctions } from './hog-functions.ts';
 import type { PluginTemplates } from './plugin-templates.ts';
 
-export type DestinationRecord = ConfigRecord | HogFunctionRecord;
+export type DestinationRecord = ConfigRecord | HogFunctionRecord | BatchExportRecord;
+
+/** The kinds of destination, as Project.destinations(kinds:) names them. */
+export const DESTINATION_KINDS = ['HOG_FUNCTION', 'PLUGIN_CONFIG', 'BATCH_EXPORT'] as const;
+export type DestinationKind = (typeof DESTINATION_KINDS)[number];
+
+/** The merged list, and each kind left out because the key may not read it. */
+export interface DestinationList {
+  items: DestinationRecord[];
+  refused: { kind: DestinationKind; error: GraphQLError }[];
+}
 
 /** The hog function types a user calls destinations. */
 export const DESTINATION_TYPES = ['destination', 'site_destination', 'legacy_destination'] as const;
+
+/** A batch export is enabled while it is not paused. */
+const enabledOf = (d: DestinationRecord) => (d.__typename === 'BatchExport' ? !d.paused : d.enabled);
 const PAGE_SIZE = 100;
 /** Pages of either list read at most (10,000 items). */
 const MAX_PAGES = 100;
 
 const isUnsupported = (error: unknown) =>
   error instanceof GraphQLError && error.extensions.code === 'UPSTREAM_UNSUPPORTED';
+/** The key's limits, not the upstream's trouble: the kind is left out, the rest is listed. */
+const isRefusal = (error: unknown): error is GraphQLError =>
+  error instanceof GraphQLError &&
+  (error.extensions.code === 'FORBIDDEN' || error.extensions.code === 'PAYMENT_REQUIRED');
+
+/** A kind's list: its items, or the key's refusal; an upstream without the list has none. */
+async function kindOf<T>(kind: DestinationKind, read: () => Promise<T[]>) {
+  try {
+    return { kind, items: await read(), error: null };
+  } catch (error) {
+    if (isUnsupported(error)) return { kind, items: [] as T[], error: null };
+    if (isRefusal(error)) return { kind, items: [] as T[], error };
+    throw error;
+  }
+}
 
 /** A legacy plugin's template id, from its repository URL. */
 const templateOfPlugin = (url: unknown) =>
   typeof url === 'string' && url !== '' ? `plugin-${url.replace(/\/+$/, '').split('/').pop()}` : null;
 
 export class Destinations {
-  private readonly read = new Map<string, Promise<DestinationRecord[]>>();
+  private readonly read = new Map<string, Promise<DestinationList>>();
 
   constructor(
     private readonly configs: Configs,
     private readonly hogFunctions: HogFunctions,
+    private readonly batchExports: BatchExports,
     /** What earlier requests of this key read of plugins (plugin-templates.ts). */
     private readonly templates: PluginTemplates,
     private readonly keyHash: () => KeyHash | null,
   ) {}
 
-  /** Every destination of the project: its hog functions first, then its plugin configs. */
-  all(projectId: string, enabled: boolean | null): Promise<DestinationRecord[]> {
-    const key = JSON.stringify([projectId, enabled]);
+  /** The project's destinations of `kinds`: hog functions, then plugin configs, then batch exports. */
+  all(
+    projectId: string,
+    enabled: boolean | null,
+    kinds: readonly DestinationKind[],
+  ): Promise<DestinationList> {
+    const key = JSON.stringify([projectId, enabled, kinds]);
     let found = this.read.get(key);
     if (!found) {
-      found = this.readAll(projectId, enabled);
+      found = this.readAll(projectId, enabled, new Set(kinds));
       this.read.set(key, found);
     }
     return found;
   }
 
-  private async readAll(projectId: string, enabled: boolean | null): Promise<DestinationRecord[]> {
-    const [functions, configs] = await Promise.all([this.functionsOf(projectId), this.configsOf(projectId)]);
+  private async readAll(projectId: string, enabled: boolean | null, kinds: Set<DestinationKind>) {
+    // Configs are superseded by enabled legacy_destination functions: read those for them too.
+    const needFunctions = kinds.has('HOG_FUNCTION') || kinds.has('PLUGIN_CONFIG');
+    const [functions, configs, exports] = await Promise.all([
+      needFunctions ? kindOf('HOG_FUNCTION', () => this.functionsOf(projectId)) : null,
+      kinds.has('PLUGIN_CONFIG') ? kindOf('PLUGIN_CONFIG', () => this.configsOf(projectId)) : null,
+      kinds.has('BATCH_EXPORT') ? kindOf('BATCH_EXPORT', () => this.exportsOf(projectId)) : null,
+    ]);
     const superseding = new Set(
-      functions
+      (functions?.items ?? [])
         .filter((f) => f.type === 'legacy_destination' && f.enabled && f.template)
         .map((f) => f.template!.id),
     );
-    const kept = superseding.size === 0 ? configs : await this.notSuperseded(configs, superseding);
-    const all: DestinationRecord[] = [...functions, ...kept];
-    return enabled === null ? all : all.filter((d) => d.enabled === enabled);
+    const configItems = configs?.items ?? [];
+    const kept = superseding.size === 0 ? configItems : await this.notSuperseded(configItems, superseding);
+    const all: DestinationRecord[] = [
+      ...(kinds.has('HOG_FUNCTION') ? (functions?.items ?? []) : []),
+      ...kept,
+      ...(exports?.items ?? []),
+    ];
+    const refused = [kinds.has('HOG_FUNCTION') ? functions : null, configs, exports].flatMap((k) =>
+      k?.error ? [{ kind: k.kind, error: k.error as GraphQLError }] : [],
+    );
+    const items = enabled === null ? all : all.filter((d) => enabledOf(d) === enabled);
+    return { items, refused };
   }
 
   private async functionsOf(projectId: string): Promise<HogFunctionRecord[]> {
-    try {
-      return await this.everyPage((offset) =>
-        this.hogFunctions.page({
-          projectId,
-          limit: PAGE_SIZE,
-          offset,
-          filters: { types: DESTINATION_TYPES },
-        }),
-      );
-    } catch (error) {
-      if (isUnsupported(error)) return [];
-      throw error;
-    }
+    return this.everyPage((offset) =>
+      this.hogFunctions.page({
+        projectId,
+        limit: PAGE_SIZE,
+        offset,
+        filters: { types: DESTINATION_TYPES },
+      }),
+    );
   }
 
-  private async configsOf(projectId: string): Promise<ConfigRecord[]> {
-    try {
-      return await this.everyPage((offset) => this.configs.page({ projectId, limit: PAGE_SIZE, offset }));
-    } catch (error) {
-      if (isUnsupported(error)) return [];
-      throw error;
-    }
+  private configsOf(projectId: string): Promise<ConfigRecord[]> {
+    return this.everyPage((offset) => this.configs.page({ projectId, limit: PAGE_SIZE, offset }));
+  }
+
+  /** The batch exports PostHog lists, but for its internal Workflows type (hidden there too). */
+  private async exportsOf(projectId: string): Promise<BatchExportRecord[]> {
+    const exports = await this.everyPage((offset) =>
+      this.batchExports.page({ projectId, limit: PAGE_SIZE, offset }),
+    );
+    return exports.filter((e) => e.destinationType !== INTERNAL_DESTINATION_TYPE);
   }
 
   private async everyPage<T>(

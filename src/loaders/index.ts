@@ -6,6 +6,8 @@
 // legacy plugins, under that key's hash (plugin-templates.ts).
 import type { CallerUpstream } from '../upstream/call.ts';
 import { Activity } from './activity.ts';
+import { BatchExportWrites } from './batch-export-writes.ts';
+import { BatchExports } from './batch-exports.ts';
 import { ConfigWrites } from './config-writes.ts';
 import { Configs } from './configs.ts';
 import { CurrentProject } from './current-project.ts';
@@ -25,6 +27,8 @@ export interface Loaders {
   hogFunctions: HogFunctions;
   hogFunctionWrites: HogFunctionWrites;
   hogFunctionTemplates: HogFunctionTemplates;
+  batchExports: BatchExports;
+  batchExportWrites: BatchExportWrites;
   destinations: Destinations;
 }
 
@@ -44,6 +48,7 @@ export function createLoaders(upstream: CallerUpstream, kept = keptAcrossRequest
   const currentProject = new CurrentProject(projects);
   const configs = new Configs(upstream, currentProject);
   const hogFunctions = new HogFunctions(upstream);
+  const batchExports = new BatchExports(upstream);
   return {
     currentProject,
     projects,
@@ -53,6 +58,10 @@ export function createLoaders(upstream: CallerUpstream, kept = keptAcrossRequest
     hogFunctions,
     hogFunctionWrites: new HogFunctionWrites(upstream, hogFunctions, currentProject),
     hogFunctionTemplates: new HogFunctionTemplates(upstream),
-    destinations: new Destinations(configs, hogFunctions, kept.pluginTemplates, () => upstream.keyHash()),
+    batchExports,
+    batchExportWrites: new BatchExportWrites(upstream, batchExports, currentProject),
+    destinations: new Destinations(configs, hogFunctions, batchExports, kept.pluginTemplates, () =>
+      upstream.keyHash(),
+    ),
   };
 }

@@ -1,27 +1,51 @@
 // Destination: what a user calls a destination, whichever way PostHog keeps it (a hog function of a
-// destination kind, or a legacy plugin config), and Project.destinations, one connection over both
-// (loaders/destinations.ts decides what is in it).
+// destination kind, a legacy plugin config, or a batch export), and Project.destinations, one
+// connection over all three (loaders/destinations.ts decides what is in it).
+
+import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import { DESTINATION_KINDS, type DestinationKind, type DestinationRecord } from '../loaders/destinations.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
-import type { ConfigRecord, HogFunctionRecord } from '../upstream/records.ts';
 import { ActivityLogConnection } from './activity-log.ts';
 import { builder } from './builder.ts';
 import { arrayConnection } from './connections/array.ts';
 import { ActivityLogEntryRef, DestinationRef, ProjectRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
 
+const DestinationKindRef = builder.enumType('DestinationKind', {
+  description: 'The kinds of destination PostHog keeps, for Project.destinations(kinds:).',
+  values: {
+    HOG_FUNCTION: { description: 'Hog functions of the destination kinds (real-time destinations).' },
+    PLUGIN_CONFIG: { description: 'Legacy plugin configs no migrated hog function supersedes.' },
+    BATCH_EXPORT: { description: 'Batch exports: scheduled exports to a warehouse or bucket.' },
+  } as const,
+});
+
+/** The refusal of one kind, located at the connection, naming the kind. */
+const kindRefused = (error: GraphQLError, kind: DestinationKind, info: GraphQLResolveInfo) =>
+  new GraphQLError(`${error.message} (${kind} destinations are left out of this list.)`, {
+    path: pathOf(info),
+    extensions: { ...error.extensions, kind },
+  });
+
+const pathOf = (info: GraphQLResolveInfo) => {
+  const path: (string | number)[] = [];
+  for (let at: GraphQLResolveInfo['path'] | undefined = info.path; at; at = at.prev) path.unshift(at.key);
+  return path;
+};
+
 // The implementing types resolve every field themselves; these resolvers are never reached.
 const own = (): never => {
-  throw new Error('Destination fields are resolved by DestinationConfig and HogFunction.');
+  throw new Error('Destination fields are resolved by DestinationConfig, HogFunction and BatchExport.');
 };
 
 DestinationRef.implement({
   description:
-    'What PostHog’s UI lists as a destination, whichever way PostHog keeps it: a HogFunction of a destination kind, or a legacy plugin DestinationConfig. Select `__typename` and a fragment on either type for what only that kind has.',
+    'What PostHog’s UI lists as a destination, whichever way PostHog keeps it: a HogFunction of a destination kind, a legacy plugin DestinationConfig, or a BatchExport. Select `__typename` and a fragment on a type for what only that kind has.',
   interfaces: [builder.nodeInterfaceRef()],
   fields: (t) => ({
     id: t.id({
       description:
-        'The destination’s global id: a HogFunction’s or a DestinationConfig’s, as `__typename` says; `node` and the mutations of that kind take it.',
+        'The destination’s global id: a HogFunction’s, a DestinationConfig’s or a BatchExport’s, as `__typename` says; `node` and the mutations of that kind take it.',
       resolve: own,
     }),
     name: t.string({
@@ -50,7 +74,7 @@ DestinationRef.implement({
         type: ActivityLogEntryRef,
         nullable: true,
         description: needsScopes(
-          'The activity log entries about the destination, newest first: scope HogFunction or PluginConfig, by its uuid or integer id.',
+          'The activity log entries about the destination, newest first: scope HogFunction, PluginConfig or BatchExport, by its uuid or integer id.',
           'activity_log:read',
         ),
         resolve: own,
@@ -64,10 +88,11 @@ const DestinationConnection = builder.connectionObject(
   {
     type: DestinationRef,
     name: 'DestinationConnection',
-    description: 'A project’s destinations of both kinds, hog functions first, as a Relay connection.',
+    description:
+      'A project’s destinations of every kind asked for (hog functions, then legacy configs, then batch exports), as a Relay connection.',
     edgesField: {
       description:
-        'This page’s destinations (hog functions first, then legacy configs), each with its cursor.',
+        'This page’s destinations (hog functions first, then legacy configs, then batch exports), each with its cursor.',
     },
     fields: (t) => ({
       totalCount: t.int({
@@ -79,7 +104,9 @@ const DestinationConnection = builder.connectionObject(
   {
     name: 'DestinationEdge',
     description: 'A destination and its cursor.',
-    nodeField: { description: 'A destination: a HogFunction or a DestinationConfig (see `__typename`).' },
+    nodeField: {
+      description: 'A destination: a HogFunction, a DestinationConfig or a BatchExport (see `__typename`).',
+    },
   },
 );
 
@@ -89,22 +116,31 @@ builder.objectFields(ProjectRef, (t) => ({
       type: DestinationRef,
       nullable: true,
       description: needsScopes(
-        'Every destination of the project, one list: hog functions of the destination kinds (destination, site_destination, legacy_destination; GET …/hog_functions/), then the legacy plugin configs (GET …/pipeline_destination_configs/) that no enabled legacy_destination supersedes (one config retrieve per distinct plugin says which). Both lists are read whole (at most 10,000 items each) and paged here both ways; an upstream without one of the two lists contributes none of it.',
+        'Every destination of the project, one list: hog functions of the destination kinds (destination, site_destination, legacy_destination; GET …/hog_functions/), then the legacy plugin configs (GET …/pipeline_destination_configs/) that no enabled legacy_destination supersedes (one config retrieve per distinct plugin says which), then the batch exports (GET …/batch_exports/; PostHog’s internal Workflows exports never appear). Each list is read whole (at most 10,000 items each) and paged here both ways, so cursors stay valid across kinds; an upstream without one of the lists contributes none of it.',
         'hog_function:read',
         'plugin:read',
+        'batch_export:read',
       ),
       args: {
         enabled: t.arg.boolean({ description: 'Only enabled (true) or disabled (false) destinations.' }),
+        kinds: t.arg({
+          type: [DestinationKindRef],
+          description:
+            'Only these kinds (every kind when left out). A kind the key may not read is left out of the list and reported as an error with this field’s path and its `kind`.',
+        }),
       },
-      resolve: (project, args, ctx) => {
+      resolve: async (project, args, ctx, info) => {
         const enabled = args.enabled ?? null;
+        const kinds = args.kinds?.length ? [...new Set(args.kinds)].sort() : [...DESTINATION_KINDS];
         const list = () =>
           mapMaybePromise(ctx.loaders.currentProject.cursorId(project.projectId), (id) =>
-            JSON.stringify(['destinations', id, enabled]),
+            JSON.stringify(['destinations', id, enabled, kinds]),
           );
-        return arrayConnection<ConfigRecord | HogFunctionRecord>(list, args, () =>
-          ctx.loaders.destinations.all(project.projectId, enabled),
-        );
+        return arrayConnection<DestinationRecord>(list, args, async () => {
+          const { items, refused } = await ctx.loaders.destinations.all(project.projectId, enabled, kinds);
+          for (const { kind, error } of refused) ctx.partialErrors.push(kindRefused(error, kind, info));
+          return items;
+        });
       },
     },
     DestinationConnection,

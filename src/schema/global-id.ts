@@ -1,5 +1,6 @@
-// Global object ids: base64 of `Project:<projectId>`, `DestinationConfig:<projectId>:<id>` or
-// `HogFunction:<projectId>:<uuid>`.
+// Global object ids: base64 of `Project:<projectId>`, `DestinationConfig:<projectId>:<id>`,
+// `HogFunction:<projectId>:<uuid>`, `BatchExport:<projectId>:<uuid>`, or
+// `BatchExportRun:`/`BatchExportBackfill:<projectId>:<export uuid>:<uuid>`.
 // Opaque to callers; decoded strictly (canonical base64, known type, valid segments), so a
 // malformed, tampered or foreign id is BAD_USER_INPUT and never reaches the upstream.
 import { badUserInput } from '../errors/codes.ts';
@@ -8,11 +9,24 @@ import { CONFIG_ID_PATTERN, configIdFromText, HOG_FUNCTION_ID_PATTERN, PROJECT_I
 export type GlobalId =
   | { typename: 'Project'; projectId: string }
   | { typename: 'DestinationConfig'; projectId: string; databaseId: number }
-  | { typename: 'HogFunction'; projectId: string; uuid: string };
+  | { typename: 'HogFunction'; projectId: string; uuid: string }
+  | { typename: 'BatchExport'; projectId: string; uuid: string }
+  | { typename: 'BatchExportRun'; projectId: string; exportUuid: string; uuid: string }
+  | { typename: 'BatchExportBackfill'; projectId: string; exportUuid: string; uuid: string };
+
+/** The types whose id is `<projectId>:<uuid>`. */
+const UUID_TYPES = ['HogFunction', 'BatchExport'] as const;
+/** The types whose id is `<projectId>:<export uuid>:<uuid>`. */
+const EXPORT_CHILD_TYPES = ['BatchExportRun', 'BatchExportBackfill'] as const;
 
 const PROJECT = new RegExp(`^Project:(${PROJECT_ID_PATTERN})$`);
 const CONFIG = new RegExp(`^DestinationConfig:(${PROJECT_ID_PATTERN}):(${CONFIG_ID_PATTERN})$`);
-const HOG_FUNCTION = new RegExp(`^HogFunction:(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN})$`);
+const BY_UUID = new RegExp(
+  `^(${UUID_TYPES.join('|')}):(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN})$`,
+);
+const EXPORT_CHILD = new RegExp(
+  `^(${EXPORT_CHILD_TYPES.join('|')}):(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN})$`,
+);
 const MAX_ID_LENGTH = 200;
 
 export const encodeGlobalId = (typename: string, localId: string) =>
@@ -61,10 +75,19 @@ export const configGlobalId = (projectId: string, databaseId: number) =>
 export const hogFunctionGlobalId = (projectId: string, uuid: string) =>
   encodeGlobalId('HogFunction', `${projectId}:${uuid}`);
 
+export const batchExportGlobalId = (projectId: string, uuid: string) =>
+  encodeGlobalId('BatchExport', `${projectId}:${uuid}`);
+export const exportChildGlobalId = (
+  typename: (typeof EXPORT_CHILD_TYPES)[number],
+  projectId: string,
+  exportUuid: string,
+  uuid: string,
+) => encodeGlobalId(typename, `${projectId}:${exportUuid}:${uuid}`);
+
 export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const invalid = () =>
     badUserInput(
-      `${field} is not a global id of this API; use the \`id\` of a Project, a DestinationConfig or a HogFunction.`,
+      `${field} is not a global id of this API; use the \`id\` of a Project, a DestinationConfig, a HogFunction, a BatchExport, a BatchExportRun or a BatchExportBackfill.`,
       {
         field,
       },
@@ -79,8 +102,17 @@ export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const databaseId = configIdFromText(config?.[2]);
   if (config && databaseId !== null)
     return { typename: 'DestinationConfig', projectId: config[1]!, databaseId };
-  const hogFunction = HOG_FUNCTION.exec(text);
-  if (hogFunction) return { typename: 'HogFunction', projectId: hogFunction[1]!, uuid: hogFunction[2]! };
+  const byUuid = BY_UUID.exec(text);
+  if (byUuid)
+    return { typename: byUuid[1] as (typeof UUID_TYPES)[number], projectId: byUuid[2]!, uuid: byUuid[3]! };
+  const child = EXPORT_CHILD.exec(text);
+  if (child)
+    return {
+      typename: child[1] as 'BatchExportRun',
+      projectId: child[2]!,
+      exportUuid: child[3]!,
+      uuid: child[4]!,
+    };
   throw invalid();
 }
 
@@ -100,4 +132,13 @@ export function decodeHogFunctionGlobalId(id: string, field = 'id') {
     throw badUserInput(`${field} must be the id of a HogFunction, not of a ${decoded.typename}.`, { field });
   }
   return decoded;
+}
+
+/** A global id that must be of `typename`: BAD_USER_INPUT naming the type it is otherwise. */
+export function decodeGlobalIdOf<T extends GlobalId['typename']>(typename: T, id: string, field = 'id') {
+  const decoded = decodeGlobalId(id, field);
+  if (decoded.typename !== typename) {
+    throw badUserInput(`${field} must be the id of a ${typename}, not of a ${decoded.typename}.`, { field });
+  }
+  return decoded as Extract<GlobalId, { typename: T }>;
 }

@@ -18,6 +18,18 @@ async function loadNode(ctx: GatewayContext, id: GlobalId, listFieldsSuffice = f
         { projectId: id.projectId, uuid: id.uuid },
         { fromLists: listFieldsSuffice },
       );
+    if (id.typename === 'BatchExport')
+      return await ctx.loaders.batchExports.load(
+        { projectId: id.projectId, uuid: id.uuid },
+        { fromLists: listFieldsSuffice },
+      );
+    if (id.typename === 'BatchExportRun')
+      return await ctx.loaders.batchExports.run({ projectId: id.projectId, uuid: id.exportUuid }, id.uuid);
+    if (id.typename === 'BatchExportBackfill')
+      return await ctx.loaders.batchExports.backfill(
+        { projectId: id.projectId, uuid: id.exportUuid },
+        id.uuid,
+      );
     return await ctx.loaders.configs.load(
       { projectId: id.projectId, id: id.databaseId },
       { listFieldsSuffice },
@@ -33,7 +45,7 @@ builder.queryFields((t) => ({
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description:
-      'A Project, DestinationConfig or HogFunction by its global id (one upstream call); null when it does not exist or belongs to a project the key cannot reach. The scope needed depends on the id’s type: project:read for a Project (GET /api/projects/:id/), plugin:read for a DestinationConfig (GET …/pipeline_destination_configs/:id/), hog_function:read for a HogFunction (GET …/hog_functions/:id/); a key without it gets FORBIDDEN naming the scope. A malformed id is BAD_USER_INPUT.',
+      'A Project, DestinationConfig, HogFunction, BatchExport, BatchExportRun or BatchExportBackfill by its global id (one upstream call); null when it does not exist or belongs to a project the key cannot reach. The scope needed depends on the id’s type: project:read for a Project (GET /api/projects/:id/), plugin:read for a DestinationConfig (GET …/pipeline_destination_configs/:id/), hog_function:read for a HogFunction (GET …/hog_functions/:id/), batch_export:read for a batch export, its runs and backfills (GET …/batch_exports/:id/…); a key without it gets FORBIDDEN naming the scope. A malformed id is BAD_USER_INPUT.',
     args: { id: t.arg.id({ required: true, description: 'A global id, as returned in `id`.' }) },
     resolve: (_root, args, ctx) => loadNode(ctx, decodeGlobalId(args.id)),
   }),
@@ -41,7 +53,7 @@ builder.queryFields((t) => ({
     type: [builder.nodeInterfaceRef()],
     nullable: { list: false, items: true },
     description:
-      'Several objects by global id, in the order asked; each missing or unreachable id gives null, and a malformed one (or one whose scope the key lacks) null with its own error, without failing the others. Each id needs the read scope of its type, as for `node`: project:read, plugin:read or hog_function:read.',
+      'Several objects by global id, in the order asked; each missing or unreachable id gives null, and a malformed one (or one whose scope the key lacks) null with its own error, without failing the others. Each id needs the read scope of its type, as for `node`: project:read, plugin:read, hog_function:read or batch_export:read.',
     args: { ids: t.arg.idList({ required: true, description: 'Global ids, as returned in `id`.' }) },
     // One promise of the whole list, a failed item standing as its Error: graphql-jit pushes a
     // rejected item's null onto the end of the list instead of setting it at its index (a bad

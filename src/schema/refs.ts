@@ -3,6 +3,9 @@
 import type {
   ActivityEntryRecord,
   ActivityUserRecord,
+  BatchExportBackfillRecord,
+  BatchExportRecord,
+  BatchExportRunRecord,
   ConfigRecord,
   FrontendRecord,
   HogFunctionRecord,
@@ -20,7 +23,12 @@ export const ActivityUserRef = builder.objectRef<ActivityUserRecord>('ActivityUs
 export const ImportantChangesRef = builder.objectRef<ImportantChangesRecord>('ImportantChanges');
 export const HogFunctionRef = builder.objectRef<HogFunctionRecord>('HogFunction');
 export const HogFunctionTemplateRef = builder.objectRef<HogFunctionTemplateRecord>('HogFunctionTemplate');
-export const DestinationRef = builder.interfaceRef<ConfigRecord | HogFunctionRecord>('Destination');
+export const BatchExportRef = builder.objectRef<BatchExportRecord>('BatchExport');
+export const BatchExportRunRef = builder.objectRef<BatchExportRunRecord>('BatchExportRun');
+export const BatchExportBackfillRef = builder.objectRef<BatchExportBackfillRecord>('BatchExportBackfill');
+export const DestinationRef = builder.interfaceRef<ConfigRecord | HogFunctionRecord | BatchExportRecord>(
+  'Destination',
+);
 
 export const isRecordOf = (typename: string) => (value: unknown) =>
   (value as { __typename?: unknown } | null)?.__typename === typename;

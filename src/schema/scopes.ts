@@ -10,6 +10,8 @@ export type Scope =
   | 'plugin:write'
   | 'hog_function:read'
   | 'hog_function:write'
+  | 'batch_export:read'
+  | 'batch_export:write'
   | 'activity_log:read';
 
 /** Matches a description's scopes line; group 1 is the comma-separated list. */

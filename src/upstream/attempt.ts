@@ -62,7 +62,8 @@ function queryString(query: UpstreamCall['query']): string {
   for (const key in query) {
     const value = query[key];
     if (value === undefined) continue;
-    text += `${text ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
+    for (const one of Array.isArray(value) ? value : [value])
+      text += `${text ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(String(one))}`;
   }
   return text;
 }

@@ -11,7 +11,8 @@ export interface UpstreamCall {
   method: UpstreamMethod;
   /** Built by PATHS from validated segments. */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** A list repeats its key (`status=a&status=b`, as Django's getlist reads it). */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   json?: unknown;
   /** Sent as application/x-www-form-urlencoded (how the upstream accepts `config`). */
   form?: Record<string, string>;

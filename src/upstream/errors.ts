@@ -63,7 +63,11 @@ export function upstreamStatusError(
   if (status === 401) return codedError('UNAUTHENTICATED', message, { upstream });
   if (status === 403) {
     const scope = detail ? /required scope '([^']+)'/.exec(detail)?.[1] : undefined;
-    return codedError('FORBIDDEN', message, scope ? { upstream, requiredScope: scope } : { upstream });
+    if (scope) return codedError('FORBIDDEN', message, { upstream, requiredScope: scope });
+    // PostHog's feature flags: "Higher frequency batch exports are not enabled for this team."
+    if (detail && / (?:is|are) not enabled for this team\.$/.test(detail))
+      return codedError('FORBIDDEN', message, { upstream, reason: 'FEATURE_NOT_ENABLED' });
+    return codedError('FORBIDDEN', message, { upstream });
   }
   if (status === 404) return codedError('NOT_FOUND', message, { upstream });
   if (status === 400 || status === 405 || status === 422) {
@@ -73,6 +77,10 @@ export function upstreamStatusError(
       return codedError('BAD_USER_INPUT', `${raw.field}: ${raw.message}`, { upstream, field: raw.field });
     return codedError('BAD_USER_INPUT', message, { upstream, field: textOrNull(parsed.attr, 100) });
   }
+  // PostHog's too_many_concurrent_backfills is a plain APIException with status 429: a cap on
+  // work running, not the key's rate (no Retry-After; the key is not paused, the call not retried).
+  if (status === 429 && upstreamCode === 'too_many_concurrent_backfills')
+    return codedError('CONCURRENCY_LIMITED', message, { upstream });
   if (status === 429) return codedError('RATE_LIMITED', message, { upstream, retryAfter: retryAfterSeconds });
   if (status >= 500) {
     return codedError('UPSTREAM_ERROR', detail ?? 'The upstream failed to answer this request.', {

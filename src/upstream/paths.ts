@@ -12,6 +12,7 @@ import {
   validateHogFunctionId,
   validateProjectId,
   validateTemplateId,
+  validateUuid,
 } from '../ids.ts';
 
 const project = (projectId: string) => `/api/projects/${validateProjectId(projectId)}`;
@@ -20,6 +21,13 @@ const config = (projectId: string, id: number) => `${configs(projectId)}/${valid
 const hogFunctions = (projectId: string) => `${project(projectId)}/hog_functions`;
 const hogFunction = (projectId: string, uuid: string) =>
   `${hogFunctions(projectId)}/${validateHogFunctionId(uuid)}`;
+const batchExports = (projectId: string) => `${project(projectId)}/batch_exports`;
+const batchExport = (projectId: string, uuid: string) =>
+  `${batchExports(projectId)}/${validateUuid(uuid, 'a batch export')}`;
+const run = (projectId: string, uuid: string, runUuid: string) =>
+  `${batchExport(projectId, uuid)}/runs/${validateUuid(runUuid, 'a batch export run')}`;
+const backfill = (projectId: string, uuid: string, backfillUuid: string) =>
+  `${batchExport(projectId, uuid)}/backfills/${validateUuid(backfillUuid, 'a batch export backfill')}`;
 /** A function to test: a saved one, or `new` (its configuration is in the body). */
 const testedFunction = (projectId: string, uuid: string | null) =>
   uuid === null ? `${hogFunctions(projectId)}/new` : hogFunction(projectId, uuid);
@@ -42,6 +50,21 @@ export const PATHS = {
   hogFunctionInvocations: (projectId: string, uuid: string | null) =>
     `${testedFunction(projectId, uuid)}/invocations/`,
   hogFunctionsRearrange: (projectId: string) => `${hogFunctions(projectId)}/rearrange/`,
+  batchExports: (projectId: string) => `${batchExports(projectId)}/`,
+  batchExport: (projectId: string, uuid: string) => `${batchExport(projectId, uuid)}/`,
+  batchExportPause: (projectId: string, uuid: string) => `${batchExport(projectId, uuid)}/pause/`,
+  batchExportUnpause: (projectId: string, uuid: string) => `${batchExport(projectId, uuid)}/unpause/`,
+  batchExportRuns: (projectId: string, uuid: string) => `${batchExport(projectId, uuid)}/runs/`,
+  batchExportRun: (projectId: string, uuid: string, runUuid: string) => `${run(projectId, uuid, runUuid)}/`,
+  batchExportRunRetry: (projectId: string, uuid: string, runUuid: string) =>
+    `${run(projectId, uuid, runUuid)}/retry/`,
+  batchExportRunCancel: (projectId: string, uuid: string, runUuid: string) =>
+    `${run(projectId, uuid, runUuid)}/cancel/`,
+  batchExportBackfills: (projectId: string, uuid: string) => `${batchExport(projectId, uuid)}/backfills/`,
+  batchExportBackfill: (projectId: string, uuid: string, backfillUuid: string) =>
+    `${backfill(projectId, uuid, backfillUuid)}/`,
+  batchExportBackfillCancel: (projectId: string, uuid: string, backfillUuid: string) =>
+    `${backfill(projectId, uuid, backfillUuid)}/cancel/`,
   hogFunctionTemplates: (projectId: string) => `${project(projectId)}/hog_function_templates/`,
   hogFunctionTemplate: (projectId: string, id: string) =>
     `${project(projectId)}/hog_function_templates/${validateTemplateId(id)}/`,
@@ -77,12 +100,26 @@ const ROUTES = new Set([
     PATHS.hogFunctionInvocations(CURRENT_PROJECT, null),
     PATHS.hogFunctionsRearrange(CURRENT_PROJECT),
     PATHS.hogFunctionTemplates(CURRENT_PROJECT),
+    PATHS.batchExports(CURRENT_PROJECT),
+    PATHS.batchExport(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.batchExportPause(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.batchExportUnpause(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.batchExportRuns(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.batchExportRun(CURRENT_PROJECT, ANY_HOG_FUNCTION, ANY_HOG_FUNCTION),
+    PATHS.batchExportRunRetry(CURRENT_PROJECT, ANY_HOG_FUNCTION, ANY_HOG_FUNCTION),
+    PATHS.batchExportRunCancel(CURRENT_PROJECT, ANY_HOG_FUNCTION, ANY_HOG_FUNCTION),
+    PATHS.batchExportBackfills(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.batchExportBackfill(CURRENT_PROJECT, ANY_HOG_FUNCTION, ANY_HOG_FUNCTION),
+    PATHS.batchExportBackfillCancel(CURRENT_PROJECT, ANY_HOG_FUNCTION, ANY_HOG_FUNCTION),
     PATHS.hogFunctionTemplate(CURRENT_PROJECT, ANY_TEMPLATE),
   ].map((path) =>
     path
       .replace(`/${CURRENT_PROJECT}/`, '/:project_id/')
       .replace('/pipeline_destination_configs/1/', '/pipeline_destination_configs/:id/')
       .replace(`/hog_functions/${ANY_HOG_FUNCTION}/`, '/hog_functions/:id/')
+      .replace(`/batch_exports/${ANY_HOG_FUNCTION}/`, '/batch_exports/:id/')
+      .replace(`/runs/${ANY_HOG_FUNCTION}/`, '/runs/:run_id/')
+      .replace(`/backfills/${ANY_HOG_FUNCTION}/`, '/backfills/:backfill_id/')
       .replace(`/hog_function_templates/${ANY_TEMPLATE}/`, '/hog_function_templates/:id/'),
   ),
 ]);
@@ -90,6 +127,9 @@ const ROUTES = new Set([
 export const OTHER_ROUTE = 'other';
 
 const HOG_FUNCTION_IN_PATH = new RegExp(`/hog_functions/${HOG_FUNCTION_ID_PATTERN}/`);
+const BATCH_EXPORT_IN_PATH = new RegExp(`/batch_exports/${HOG_FUNCTION_ID_PATTERN}/`);
+const RUN_IN_PATH = new RegExp(`/runs/${HOG_FUNCTION_ID_PATTERN}/`);
+const BACKFILL_IN_PATH = new RegExp(`/backfills/${HOG_FUNCTION_ID_PATTERN}/`);
 const TEMPLATE_IN_PATH = new RegExp(`/hog_function_templates/${TEMPLATE_ID_PATTERN}/`);
 
 /** Paths seen, with their templates: a gateway calls a bounded set of paths, again and again. */
@@ -111,6 +151,9 @@ function templateOf(path: string): string {
     .replace(/^\/api\/projects\/(?:\d+|@current)\//, '/api/projects/:project_id/')
     .replace(/\/pipeline_destination_configs\/\d+\//, '/pipeline_destination_configs/:id/')
     .replace(HOG_FUNCTION_IN_PATH, '/hog_functions/:id/')
+    .replace(BATCH_EXPORT_IN_PATH, '/batch_exports/:id/')
+    .replace(RUN_IN_PATH, '/runs/:run_id/')
+    .replace(BACKFILL_IN_PATH, '/backfills/:backfill_id/')
     .replace(TEMPLATE_IN_PATH, '/hog_function_templates/:id/');
   return ROUTES.has(template) ? template : OTHER_ROUTE;
 }

@@ -127,3 +127,67 @@ export interface HogFunctionLogRecord {
   message: string;
   instanceId: string | null;
 }
+
+/** A batch export as PostHog's BatchExportSerializer answers it (secret config fields redacted). */
+export interface BatchExportRecord {
+  readonly __typename: 'BatchExport';
+  /** The project as addressed in the path the export was read through. */
+  projectId: string;
+  uuid: string;
+  teamId: number | null;
+  name: string | null;
+  model: string | null;
+  destinationType: string;
+  destinationConfig: unknown;
+  /** The integration the destination uses (`destination.integration`), for writes that need it again. */
+  integrationId: number | null;
+  interval: string;
+  paused: boolean;
+  createdAt: string | null;
+  updatedAt: string | null;
+  lastPausedAt: string | null;
+  startAt: string | null;
+  endAt: string | null;
+  timezone: string | null;
+  offsetDay: number | null;
+  offsetHour: number | null;
+  hogqlQuery: string | null;
+  filters: unknown;
+  latestRuns: BatchExportRunRecord[];
+}
+
+/** A run of a batch export (BatchExportRunSerializer, `__all__`). */
+export interface BatchExportRunRecord {
+  readonly __typename: 'BatchExportRun';
+  projectId: string;
+  exportUuid: string;
+  uuid: string;
+  status: string;
+  recordsCompleted: number | null;
+  recordsFailed: number | null;
+  recordsTotalCount: number | null;
+  bytesExported: number | null;
+  latestError: string | null;
+  dataIntervalStart: string | null;
+  dataIntervalEnd: string | null;
+  createdAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string | null;
+  /** The backfill the run belongs to, when one started it. */
+  backfillUuid: string | null;
+}
+
+/** A backfill of a batch export (BatchExportBackfillSerializer, `__all__` and `progress`). */
+export interface BatchExportBackfillRecord {
+  readonly __typename: 'BatchExportBackfill';
+  projectId: string;
+  exportUuid: string;
+  uuid: string;
+  status: string;
+  startAt: string | null;
+  endAt: string | null;
+  createdAt: string | null;
+  finishedAt: string | null;
+  totalRecordsCount: number | null;
+  progress: { totalRuns: number | null; finishedRuns: number | null; progress: number | null } | null;
+}

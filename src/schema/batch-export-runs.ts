@@ -1,0 +1,265 @@
+// What a batch export did: its runs (one per data interval, and those a backfill or a retry
+// starts) and its backfills, as Nodes with Relay connections over PostHog's cursor lists. PostHog
+// windows a run list to its last 7 days unless `after` says otherwise
+// (products/batch_exports/backend/presentation/views/batch_export/runs.py): `since` reaches beyond.
+import type { GatewayContext } from '../context.ts';
+import { mapMaybePromise } from '../maybe-promise.ts';
+import type { BatchExportBackfillRecord, BatchExportRunRecord } from '../upstream/records.ts';
+import { builder } from './builder.ts';
+import { cursorConnection } from './connections/cursor.ts';
+import { exportChildGlobalId } from './global-id.ts';
+import { BatchExportBackfillRef, BatchExportRef, BatchExportRunRef, isRecordOf } from './refs.ts';
+import { needsScopes } from './scopes.ts';
+
+const dateTime = <T>(description: string, read: (x: T) => string | null) => ({
+  type: 'DateTime' as const,
+  nullable: true as const,
+  description,
+  resolve: read,
+});
+
+const childId = (
+  typename: 'BatchExportRun' | 'BatchExportBackfill',
+  x: { projectId: string; exportUuid: string; uuid: string },
+  ctx: GatewayContext,
+) =>
+  mapMaybePromise(ctx.loaders.currentProject.numericId(x.projectId), (id) =>
+    exportChildGlobalId(typename, id, x.exportUuid, x.uuid),
+  );
+
+/** The export a run or backfill belongs to: read once per request, whatever asks. */
+const exportOf = (x: { projectId: string; exportUuid: string }, ctx: GatewayContext) =>
+  ctx.loaders.batchExports.load({ projectId: x.projectId, uuid: x.exportUuid }, { fromLists: true });
+
+builder.objectType(BatchExportRunRef, {
+  description: 'One run of a batch export: the export of one data interval, with its outcome.',
+  interfaces: [builder.nodeInterfaceRef()],
+  isTypeOf: isRecordOf('BatchExportRun'),
+  fields: (t) => ({
+    id: t.id({
+      description: 'The run’s global id, for `node` and retryBatchExportRun or cancelBatchExportRun.',
+      resolve: (run, _args, ctx) => childId('BatchExportRun', run, ctx),
+    }),
+    uuid: t.exposeString('uuid', { description: 'PostHog’s UUID of the run (runs/:run_id/).' }),
+    status: t.exposeString('status', {
+      description:
+        'Starting, Running, Completed, Failed, FailedRetryable, FailedBilling, Cancelled, Terminated, TimedOut, ContinuedAsNew, or one PostHog adds later.',
+    }),
+    recordsCompleted: t.exposeInt('recordsCompleted', {
+      nullable: true,
+      description: 'Records exported so far.',
+    }),
+    recordsFailed: t.exposeInt('recordsFailed', {
+      nullable: true,
+      description: 'Records the run could not export.',
+    }),
+    recordsTotalCount: t.exposeInt('recordsTotalCount', {
+      nullable: true,
+      description: 'Records in the run’s data interval, once PostHog has counted them.',
+    }),
+    bytesExported: t.exposeFloat('bytesExported', {
+      nullable: true,
+      description: 'Bytes written to the destination.',
+    }),
+    latestError: t.exposeString('latestError', {
+      nullable: true,
+      description: 'The last error the run met (a destination’s refusal, a timeout, …); null when none.',
+    }),
+    dataIntervalStart: t.field(
+      dateTime<BatchExportRunRecord>(
+        'Start of the data interval the run exports.',
+        (r) => r.dataIntervalStart,
+      ),
+    ),
+    dataIntervalEnd: t.field(
+      dateTime<BatchExportRunRecord>('End of the data interval the run exports.', (r) => r.dataIntervalEnd),
+    ),
+    createdAt: t.field(dateTime<BatchExportRunRecord>('When PostHog started the run.', (r) => r.createdAt)),
+    finishedAt: t.field(
+      dateTime<BatchExportRunRecord>('When the run ended; null while it runs.', (r) => r.finishedAt),
+    ),
+    updatedAt: t.field(
+      dateTime<BatchExportRunRecord>('When the run’s state last changed.', (r) => r.updatedAt),
+    ),
+    batchExport: t.field({
+      type: BatchExportRef,
+      nullable: true,
+      description: needsScopes('The batch export this run belongs to.', 'batch_export:read'),
+      resolve: (run, _args, ctx) => exportOf(run, ctx),
+    }),
+    backfill: t.field({
+      type: BatchExportBackfillRef,
+      nullable: true,
+      description: needsScopes(
+        'The backfill that started this run; null for a scheduled run.',
+        'batch_export:read',
+      ),
+      resolve: (run, _args, ctx) =>
+        run.backfillUuid === null
+          ? null
+          : ctx.loaders.batchExports.backfill(
+              { projectId: run.projectId, uuid: run.exportUuid },
+              run.backfillUuid,
+            ),
+    }),
+  }),
+});
+
+const ProgressRef = builder.objectRef<NonNullable<BatchExportBackfillRecord['progress']>>(
+  'BatchExportBackfillProgress',
+);
+ProgressRef.implement({
+  description: 'How far a backfill has come, in runs.',
+  fields: (t) => ({
+    totalRuns: t.exposeInt('totalRuns', { nullable: true, description: 'Runs the backfill needs in all.' }),
+    finishedRuns: t.exposeInt('finishedRuns', {
+      nullable: true,
+      description: 'Runs of the backfill that ended.',
+    }),
+    progress: t.exposeFloat('progress', {
+      nullable: true,
+      description: 'finishedRuns / totalRuns, from 0 to 1.',
+    }),
+  }),
+});
+
+builder.objectType(BatchExportBackfillRef, {
+  description: 'A backfill: a batch export’s runs over a past period, started by a user or by a run’s retry.',
+  interfaces: [builder.nodeInterfaceRef()],
+  isTypeOf: isRecordOf('BatchExportBackfill'),
+  fields: (t) => ({
+    id: t.id({
+      description: 'The backfill’s global id, for `node` and cancelBatchExportBackfill.',
+      resolve: (b, _args, ctx) => childId('BatchExportBackfill', b, ctx),
+    }),
+    uuid: t.exposeString('uuid', {
+      description: 'PostHog’s UUID of the backfill (backfills/:backfill_id/).',
+    }),
+    status: t.exposeString('status', {
+      description: 'Starting, Running, Completed, Failed, Cancelled, …, as PostHog reports the backfill.',
+    }),
+    startAt: t.field(
+      dateTime<BatchExportBackfillRecord>('Start of the period the backfill exports.', (b) => b.startAt),
+    ),
+    endAt: t.field(
+      dateTime<BatchExportBackfillRecord>('End of the period the backfill exports.', (b) => b.endAt),
+    ),
+    createdAt: t.field(
+      dateTime<BatchExportBackfillRecord>('When the backfill was started.', (b) => b.createdAt),
+    ),
+    finishedAt: t.field(
+      dateTime<BatchExportBackfillRecord>(
+        'When the backfill ended; null while it runs.',
+        (b) => b.finishedAt,
+      ),
+    ),
+    totalRecordsCount: t.exposeInt('totalRecordsCount', {
+      nullable: true,
+      description: 'Records the backfill exports in all, once PostHog has counted them.',
+    }),
+    progress: t.expose('progress', {
+      type: ProgressRef,
+      nullable: true,
+      description: 'Runs finished of runs needed; null until the upstream knows.',
+    }),
+    batchExport: t.field({
+      type: BatchExportRef,
+      nullable: true,
+      description: needsScopes('The batch export this backfill runs for.', 'batch_export:read'),
+      resolve: (b, _args, ctx) => exportOf(b, ctx),
+    }),
+  }),
+});
+
+const RunConnection = builder.connectionObject(
+  {
+    type: BatchExportRunRef,
+    name: 'BatchExportRunConnection',
+    description: 'A batch export’s runs, newest first.',
+    edgesField: { description: 'This page’s runs, newest first, each with its cursor.' },
+  },
+  {
+    name: 'BatchExportRunEdge',
+    description: 'A batch export run and the cursor to page on from it.',
+    nodeField: { description: 'One run of the export, with its status and record counts.' },
+  },
+);
+const BackfillConnection = builder.connectionObject(
+  {
+    type: BatchExportBackfillRef,
+    name: 'BatchExportBackfillConnection',
+    description: 'A batch export’s backfills, newest first.',
+    edgesField: { description: 'This page’s backfills, newest first, each with its cursor.' },
+  },
+  {
+    name: 'BatchExportBackfillEdge',
+    description: 'A batch export backfill and the cursor to page on from it.',
+    nodeField: { description: 'One backfill of the export, with its period and progress.' },
+  },
+);
+
+builder.objectFields(BatchExportRef, (t) => ({
+  runs: t.connection(
+    {
+      type: BatchExportRunRef,
+      nullable: true,
+      description: needsScopes(
+        'Its runs (GET …/batch_exports/:id/runs/), newest first, 100 an upstream page. PostHog lists only the last 7 days unless `since` reaches further back; `until` ends the window early.',
+        'batch_export:read',
+      ),
+      args: {
+        status: t.arg.stringList({
+          description: 'Only runs of these statuses, e.g. ["Failed", "FailedRetryable"].',
+        }),
+        since: t.arg({
+          type: 'DateTime',
+          description: 'Runs created at or after this time (PostHog’s default: 7 days ago).',
+        }),
+        until: t.arg({ type: 'DateTime', description: 'Runs created before this time.' }),
+      },
+      resolve: (e, args, ctx) => {
+        const filters = {
+          statuses: args.status ?? null,
+          since: args.since ?? null,
+          until: args.until ?? null,
+        };
+        const key = { projectId: e.projectId, uuid: e.uuid };
+        const list = () =>
+          mapMaybePromise(ctx.loaders.currentProject.cursorId(e.projectId), (id) =>
+            JSON.stringify(['batch-export-runs', id, e.uuid, filters.statuses, filters.since, filters.until]),
+          );
+        return cursorConnection(
+          list,
+          args,
+          (run: BatchExportRunRecord) => run.uuid,
+          (cursor) => ctx.loaders.batchExports.runs({ ...key, cursor, filters }),
+        );
+      },
+    },
+    RunConnection,
+  ),
+  backfills: t.connection(
+    {
+      type: BatchExportBackfillRef,
+      nullable: true,
+      description: needsScopes(
+        'Its backfills (GET …/batch_exports/:id/backfills/), newest first, 50 an upstream page.',
+        'batch_export:read',
+      ),
+      resolve: (e, args, ctx) => {
+        const key = { projectId: e.projectId, uuid: e.uuid };
+        const list = () =>
+          mapMaybePromise(ctx.loaders.currentProject.cursorId(e.projectId), (id) =>
+            JSON.stringify(['batch-export-backfills', id, e.uuid]),
+          );
+        return cursorConnection(
+          list,
+          args,
+          (b: BatchExportBackfillRecord) => b.uuid,
+          (cursor) => ctx.loaders.batchExports.backfills({ ...key, cursor }),
+        );
+      },
+    },
+    BackfillConnection,
+  ),
+}));
