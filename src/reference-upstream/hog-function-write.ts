@@ -80,6 +80,12 @@ export function plainInputs(fn: HogFunction): Record<string, HogInput> {
   return Object.fromEntries(Object.entries(fn.inputs).filter(([k]) => !secret.has(k)));
 }
 
+/** The stored secret inputs (PostHog's `encrypted_inputs`). */
+function secretInputs(fn: HogFunction): Record<string, HogInput> {
+  const plain = plainInputs(fn);
+  return Object.fromEntries(Object.entries(fn.inputs).filter(([k]) => !(k in plain)));
+}
+
 /** Every field read in the serializer's field order; DRF reports all of their errors at once. */
 function readFields(data: Record<string, unknown>, ctx: WriteContext): HogFields | ErrorTree {
   const errors: ErrorTree = {};
@@ -106,7 +112,8 @@ function readFields(data: Record<string, unknown>, ctx: WriteContext): HogFields
   }
   const schema = take<HogInputSchema[]>(errors, 'inputs_schema', readSchema(data.inputs_schema));
   fields.inputsSchema = schema ?? [];
-  const stored = ctx.instance?.inputs ?? {};
+  // What {"secret": true} recovers: the stored function's `encrypted_inputs`, its secret inputs only.
+  const stored = ctx.instance ? secretInputs(ctx.instance) : {};
   const inputs = take<Record<string, HogInput>>(
     errors,
     'inputs',

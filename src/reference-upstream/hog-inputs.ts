@@ -71,7 +71,7 @@ function validateItem(
   if (schema.required && (value === undefined || value === null || value === ''))
     return 'This field is required.';
   if (!('value' in given)) return null;
-  const item: HogInput = { value, order: 0 };
+  const item = { value } as HogInput;
   if (typeof given.templating === 'string') item.templating = given.templating;
   if (!truthy(value)) return item;
   const wrong = typeMismatch(schema, value, given.templating);
@@ -182,7 +182,12 @@ function ordered(result: Record<string, HogInput>): Record<string, HogInput> {
     }
   }
   const final = sorted.length === keys.length ? sorted : keys;
-  return Object.fromEntries(final.map((k, order) => [k, { ...result[k]!, order }]));
+  return Object.fromEntries(
+    final.map((k, order) => {
+      const { order: _, ...input } = result[k]!;
+      return [k, { ...input, order }];
+    }),
+  );
 }
 
 /** What an input reads back as (InputsItemSerializer.to_representation drops the nulls). */
