@@ -5,7 +5,7 @@
 import { fieldError, hogValidationError, viewValidationError } from './hog-errors.ts';
 import { viewOf } from './hog-function-routes.ts';
 import { serializeHogFunction } from './hog-function-view.ts';
-import { MAX_SEARCH_LENGTH, type SearchHit, trigramSearch } from './hog-search.ts';
+import { MAX_SEARCH_LENGTH, normalizeSearch, type SearchHit, trigramSearch } from './hog-search.ts';
 import type { HogFunction } from './model.ts';
 import { limitOffsetPage } from './pagination.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
@@ -99,7 +99,9 @@ export function listHogFunctions({ store, project, url }: RouteContext): Reply {
     .filter((fn) => id === null || fn.id === id)
     .filter((fn) => createdBy === null || fn.createdBy === createdBy)
     .filter((fn) => groups.length === 0 || groups.some((g) => jsonContains(fn.filters, g)));
-  const hits: SearchHit[] = search
+  // apply_trigram_search leaves the rows unfiltered (and unannotated) when the term normalises to ''.
+  const searching = search !== null && normalizeSearch(search) !== '';
+  const hits: SearchHit[] = searching
     ? trigramSearch(listed, search)
     : listed.sort(listOrder).map((fn) => ({ fn, match: 'exact' as const }));
   const page = limitOffsetPage(hits, url);
@@ -107,7 +109,7 @@ export function listHogFunctions({ store, project, url }: RouteContext): Reply {
   return ok({
     ...page,
     results: page.results.map((h) =>
-      serializeHogFunction(store, h.fn, viewOf(store, full, search ? h.match : undefined)),
+      serializeHogFunction(store, h.fn, viewOf(store, full, searching ? h.match : undefined)),
     ),
   });
 }

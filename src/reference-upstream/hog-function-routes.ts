@@ -3,12 +3,13 @@
 // hog-function-list.ts), create, update (PATCH/PUT; delete is PATCH {"deleted": true}; DELETE is refused to personal API
 // keys), rearrange. Writes leave HogFunction activity. Logs and metrics: hog-function-runs.ts;
 // test invocations: hog-function-invocations.ts.
-import { notFound, permissionDenied } from './api-error.ts';
+import { notFound, permissionDenied, serverError } from './api-error.ts';
 import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
 import { hogValidationError, viewValidationError } from './hog-errors.ts';
 import { hogChanges, hogSnapshot } from './hog-function-changes.ts';
 import { type HogView, serializeHogFunction } from './hog-function-view.ts';
 import { validateHogWrite } from './hog-function-write.ts';
+import { isDict, truthy } from './hog-inputs.ts';
 import type { SearchHit } from './hog-search.ts';
 import { logHogActivity } from './hog-seed.ts';
 import type { HogFunction } from './model.ts';
@@ -162,8 +163,9 @@ export function updateHogFunction(ctx: RouteContext, partial: boolean): Reply {
 export function rearrangeHogFunctions(ctx: RouteContext): Reply {
   const { store, project, key } = ctx;
   const orders = ctx.body.data.orders;
-  if (!orders || typeof orders !== 'object' || Object.keys(orders).length === 0)
-    throw viewValidationError(null, 'No orders provided');
+  if (!truthy(orders)) throw viewValidationError(null, 'No orders provided');
+  // orders.keys() on anything but a dict: an unhandled AttributeError.
+  if (!isDict(orders)) throw serverError();
   const ids = Object.keys(orders);
   const found = new Map(
     [...store.hogFunctions.values()]

@@ -193,6 +193,8 @@ describe('hog function writes, posthog-2026 dialect', () => {
     const [geoip, drop] = [idOf('GeoIP'), idOf('Drop bots')];
     const none = await rest(upstream, 'PATCH', `${FUNCTIONS}rearrange/`, { json: { orders: {} } });
     expect([none.status, none.body.attr, none.body.detail]).toEqual([400, null, 'No orders provided']);
+    const list = await rest(upstream, 'PATCH', `${FUNCTIONS}rearrange/`, { json: { orders: [geoip] } });
+    expect(list.status).toBe(500);
     const webhook = idOf('Webhook to ops');
     const wrong = await rest(upstream, 'PATCH', `${FUNCTIONS}rearrange/`, {
       json: { orders: { [webhook]: 1 } },

@@ -148,6 +148,9 @@ describe('hog functions, posthog-2026 dialect', () => {
     expect(new Set(typo.body.results.map((f: { search_match_type: string }) => f.search_match_type))).toEqual(
       new Set(['similar']),
     );
+    const blank = await rest(upstream, 'GET', `${FUNCTIONS}?search=%20%20`);
+    expect(blank.body.count).toBe((await rest(upstream, 'GET', FUNCTIONS)).body.count);
+    expect(blank.body.results[0]).not.toHaveProperty('search_match_type');
     const long = await rest(upstream, 'GET', `${FUNCTIONS}?search=${'x'.repeat(201)}`);
     expect([long.status, long.body]).toEqual([
       400,
