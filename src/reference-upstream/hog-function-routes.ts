@@ -1,8 +1,8 @@
 // /api/projects/:project_id/hog_functions/ as PostHog serves it in late 2026
-// (products/cdp/backend/api/hog_function.py at 0019077, HogFunctionViewSet): retrieve (the list:
-// hog-function-list.ts), create, update (PATCH/PUT; delete is PATCH {"deleted": true}; DELETE is refused to personal API
-// keys), rearrange. Writes leave HogFunction activity. Logs and metrics: hog-function-runs.ts;
-// test invocations: hog-function-invocations.ts.
+// (products/cdp/backend/api/hog_function.py at 0019077, HogFunctionViewSet): retrieve, create,
+// update (PATCH/PUT; delete is PATCH {"deleted": true}; DELETE is refused to personal API keys),
+// rearrange. Writes leave HogFunction activity. The list: hog-function-list.ts; logs and metrics:
+// hog-function-runs.ts; test invocations: hog-function-invocations.ts.
 import { notFound, permissionDenied, serverError } from './api-error.ts';
 import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
 import { hogValidationError, viewValidationError } from './hog-errors.ts';

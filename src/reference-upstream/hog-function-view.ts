@@ -139,6 +139,8 @@ export function serializeHogFunction(store: Store, fn: HogFunction, view: HogVie
     inputs: answeredInputs(fn, view.leakSecrets),
     filters: fn.filters,
     masking: fn.masking,
+    // As stored: to_representation masks only the secrets of the top-level inputs_schema, and a
+    // mapping's inputs live in the plain `mappings` column (hog_function.py@0019077, model@026f251).
     mappings: fn.mappings,
     icon_url: fn.iconUrl,
     template: found ? serializeTemplate(found) : null,
