@@ -93,6 +93,15 @@ describe('hog function writes, posthog-2026 dialect', () => {
   it("answers a mapping's inputs as stored: PostHog masks only the top-level secret inputs", async () => {
     const one = await rest(upstream, 'GET', `${FUNCTIONS}${idOf('Webhook to ops')}/`);
     expect(one.body.mappings[0].inputs.api_key.value).toBe('mapping-secret-0');
+    // A mapping's {"secret": true} recovers from the function's own encrypted_inputs (the
+    // serializer context they share), which has no `api_key`.
+    const mapping = { ...one.body.mappings[0], inputs: { api_key: { secret: true } } };
+    const resent = await patch(idOf('Webhook to ops'), { mappings: [mapping] });
+    expect([resent.status, resent.body.attr, resent.body.detail]).toEqual([
+      400,
+      'mappings__0__inputs__api_key',
+      'No value is saved for this secret input. Enter the value again.',
+    ]);
   });
 
   it('says what is wrong with a create, as the serializer does', async () => {
