@@ -3,6 +3,7 @@
 // authenticated key and a resolved project; scopes, throttling and method checks happen in
 // server.ts before it runs, in the order PostHog applies them.
 import { bookmark, importantChanges, listActivity } from './activity-routes.ts';
+import { BATCH_EXPORT_ROUTES } from './batch-export-route-table.ts';
 import {
   configFrontend,
   createConfig,
@@ -159,4 +160,5 @@ export const ROUTES: Route[] = [
     methods: { GET: { scope: 'activity_log:read', custom: true, handle: importantChanges } },
   },
   ...HOG_FUNCTION_ROUTES,
+  ...BATCH_EXPORT_ROUTES,
 ];

@@ -150,6 +150,14 @@ export const DEMO_KEYS: readonly ApiKey[] = [
   { value: 'phx_plugin_rw', userId: 3, scopes: ['plugin:read', 'plugin:write'], currentProjectId: 1 },
   { value: 'phx_legacy', userId: 1, scopes: null, currentProjectId: 1 },
   { value: 'phx_other', userId: 4, scopes: ['*'], currentProjectId: 3 },
+  // Destinations of two kinds but not the third: hog functions and plugins, no batch exports.
+  {
+    value: 'phx_hog_rw',
+    userId: 2,
+    scopes: ['hog_function:read', 'hog_function:write', 'plugin:read', 'plugin:write', 'activity_log:read'],
+    currentProjectId: 1,
+  },
+  { value: 'phx_batch_read', userId: 3, scopes: ['batch_export:read'], currentProjectId: 1 },
 ];
 
 /** How many configs and activity entries each project is seeded with. */

@@ -2,6 +2,8 @@
 // and keys, seeded deterministically so that every start (and every test) sees the same world.
 // Timestamps are kept as microseconds since the epoch, as PostHog's Postgres does, so that the
 // cursor pagination over `created_at` never meets two entries at the same instant.
+import { BatchExportRecords } from './batch-export-model.ts';
+import { seedBatchExports } from './batch-export-seed.ts';
 import type { Dialect } from './dialect.ts';
 import { seedHogWorld } from './hog-seed.ts';
 import type {
@@ -44,6 +46,8 @@ export class Store {
   readonly activity: ActivityEntry[] = [];
   /** A broken upstream (test double): the 2026 dialect answers secret values in plain text. */
   leakSecrets = false;
+  /** Batch exports, their runs and backfills (the 2026 dialect only). */
+  readonly batchExports = new BatchExportRecords();
   private nextConfigId = 1;
   private nextActivitySeq = 1;
   private lastMicros = 0;
@@ -73,6 +77,7 @@ export class Store {
     for (const shape of SEED_SHAPE) this.seedConfigs(shape.projectId, shape.configs);
     for (const shape of SEED_SHAPE) this.seedActivity(shape.projectId, shape.entries);
     if (dialect === 'posthog-2026') seedHogWorld(this, ACTIVITY_START_MICROS);
+    if (dialect === 'posthog-2026') seedBatchExports(this, Date.now() * 1000);
     this.lastMicros = Math.max(...this.activity.map((e) => e.createdAtMicros));
   }
 

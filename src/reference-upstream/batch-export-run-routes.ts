@@ -1,0 +1,130 @@
+// /api/projects/:project_id/batch_exports/:id/runs/ as PostHog serves it in late 2026:
+// BatchExportRunViewSet in products/batch_exports/backend/presentation/views/batch_export/runs.py
+// at 7bcde34. Every action (list, retrieve, retry, cancel) reads the same queryset: the runs of
+// that export id, created in the last 7 days unless `after`/`before` say otherwise (or, ordered by
+// data_interval_start, whose data interval lies in `start`..`end`), so an older run is 404.
+// Cursor pages of 100. `logs` is refused to personal API keys by the route table.
+import { notFound, validationError } from './api-error.ts';
+import { backfillRecord } from './batch-export-history.ts';
+import { type BatchExportRun, RUN_STATUSES } from './batch-export-model.ts';
+import { orderedCursorPage, orderingOf } from './batch-export-paging.ts';
+import { isoMicros } from './batch-export-readers.ts';
+import { nextBatchExportUuid, UUID } from './batch-export-routes.ts';
+import { serializeRun } from './batch-export-view.ts';
+import { fieldError, hogValidationError } from './hog-errors.ts';
+import { ok, type Reply, type RouteContext } from './reply.ts';
+
+const RUNS_PAGE_SIZE = 100;
+const ORDERING = {
+  created_at: (r: BatchExportRun) => r.createdAtMicros,
+  data_interval_start: (r: BatchExportRun) => r.dataIntervalStartMicros,
+};
+
+const UNITS: Record<string, number> = { h: 3_600_000_000, d: 86_400_000_000, w: 7 * 86_400_000_000 };
+
+/**
+ * posthog/utils.py relative_date_parse (project timezone UTC): an ISO date or datetime, else a
+ * relative `-<n><unit>` (h, d, w, m months, y years) back from now; anything else reads as now.
+ */
+export function relativeDateParse(text: string, now: number): number {
+  const iso = isoMicros(text);
+  if (iso !== null) return iso.micros;
+  const match = /-?(\d+)?([a-zA-Z])(Start|End)?/.exec(text);
+  if (!match) return now;
+  const n = Number(match[1] ?? 0);
+  const unit = match[2]!;
+  if (unit in UNITS) return now - n * UNITS[unit]!;
+  if (unit === 'm' || unit === 'y') {
+    const date = new Date(Math.floor(now / 1000));
+    if (unit === 'm') date.setUTCMonth(date.getUTCMonth() - n);
+    else date.setUTCFullYear(date.getUTCFullYear() - n);
+    return date.getTime() * 1000 + (now % 1000);
+  }
+  return now;
+}
+
+/** BatchExportRunListQuerySerializer: each `status` must be one of BatchExportRun.Status. */
+function statusFilter(query: URLSearchParams): string[] {
+  const statuses = query.getAll('status');
+  statuses.forEach((s, i) => {
+    if (!(RUN_STATUSES as readonly string[]).includes(s))
+      throw hogValidationError({
+        status: { [i]: [fieldError(`"${s}" is not a valid choice.`, 'invalid_choice')] },
+      });
+  });
+  return statuses;
+}
+
+/** safely_get_queryset: the export's runs in the window, as every action of the viewset sees them. */
+function windowedRuns(ctx: RouteContext): BatchExportRun[] {
+  const { store, project, url, params } = ctx;
+  const q = url.query;
+  const statuses = statusFilter(q);
+  const now = store.nowMicros();
+  const rawOrdering = q.get('ordering');
+  const byInterval = rawOrdering === 'data_interval_start' || rawOrdering === '-data_interval_start';
+  const from = relativeDateParse((byInterval ? q.get('start') : q.get('after')) || '-7d', now);
+  const boundText = byInterval ? q.get('end') : q.get('before');
+  const until = boundText ? relativeDateParse(boundText, now) : now;
+  const exportId = (params.id ?? '').toLowerCase();
+  const exp = store.batchExports.exports.get(exportId);
+  if (!UUID.test(exportId) || !exp || exp.projectId !== project.id) return [];
+  return [...store.batchExports.runs.values()].filter(
+    (r) =>
+      r.batchExportId === exportId &&
+      (byInterval
+        ? (r.dataIntervalStartMicros ?? Number.NEGATIVE_INFINITY) >= from && r.dataIntervalEndMicros <= until
+        : r.createdAtMicros >= from && r.createdAtMicros <= until) &&
+      (statuses.length === 0 || statuses.includes(r.status)),
+  );
+}
+
+function requireRun(ctx: RouteContext): BatchExportRun {
+  const id = (ctx.params.run ?? '').toLowerCase();
+  const run = windowedRuns(ctx).find((r) => r.id === id);
+  if (!run) throw notFound();
+  return run;
+}
+
+// products/batch_exports/backend/presentation/views/batch_export/runs.py, BatchExportRunViewSet.list
+export function listRuns(ctx: RouteContext): Reply {
+  const ordering = orderingOf(ctx.url.query, ORDERING, '-created_at');
+  const page = orderedCursorPage(windowedRuns(ctx), ordering, RUNS_PAGE_SIZE, ctx.url);
+  return ok({ ...page, results: page.results.map(serializeRun) });
+}
+
+// products/batch_exports/backend/presentation/views/batch_export/runs.py, BatchExportRunViewSet.retrieve
+export function retrieveRun(ctx: RouteContext): Reply {
+  return ok(serializeRun(requireRun(ctx)));
+}
+
+// products/batch_exports/backend/presentation/views/batch_export/runs.py, BatchExportRunViewSet.retry (backfill_export over the run's interval)
+export function retryRun(ctx: RouteContext): Reply {
+  const { store } = ctx;
+  const run = requireRun(ctx);
+  const exp = store.batchExports.exports.get(run.batchExportId)!;
+  const now = store.nowMicros();
+  const backfill = backfillRecord(
+    nextBatchExportUuid(store),
+    exp,
+    run.dataIntervalStartMicros,
+    run.dataIntervalEndMicros,
+    now,
+    'Starting',
+  );
+  store.batchExports.backfills.set(backfill.id, backfill);
+  return ok({ backfill_id: backfill.id }, 201);
+}
+
+// products/batch_exports/backend/presentation/views/batch_export/runs.py, BatchExportRunViewSet.cancel
+export function cancelRun(ctx: RouteContext): Reply {
+  const run = requireRun(ctx);
+  if (run.status !== 'Running' && run.status !== 'Starting')
+    throw validationError(null, 'invalid_input', `Cannot cancel a run that is in '${run.status}' status`);
+  // The workflow is cancelled; its run row ends Cancelled (what the worker records).
+  const now = ctx.store.nowMicros();
+  run.status = 'Cancelled';
+  run.finishedAtMicros = now;
+  run.lastUpdatedAtMicros = now;
+  return ok({ cancelled: true });
+}
