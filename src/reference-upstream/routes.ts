@@ -15,6 +15,7 @@ import {
   updateConfig,
 } from './config-routes.ts';
 import { ALL_DIALECTS, type Dialect } from './dialect.ts';
+import { discardHogFunctionDraft, maskedSecrets, publishHogFunction } from './hog-function-drafts.ts';
 import { invokeHogFunction } from './hog-function-invocations.ts';
 import { listHogFunctions } from './hog-function-list.ts';
 import {
@@ -61,6 +62,7 @@ const route = (path: string) => new RegExp(`^${path}/?$`);
 const ONLY_2026: readonly Dialect[] = ['posthog-2026'];
 const hogRead = (handle: Operation['handle']): Operation => ({ scope: 'hog_function:read', handle });
 const hogWrite = (handle: Operation['handle']): Operation => ({ scope: 'hog_function:write', handle });
+const hogUnscoped: Operation = { scope: 'hog_function:write', custom: true, handle: refuseHogFunctionDelete };
 
 /** Hog functions: served by the 2026 dialect only (the reference upstream's older PostHog lacks them). */
 const HOG_FUNCTION_ROUTES: Route[] = [
@@ -69,6 +71,12 @@ const HOG_FUNCTION_ROUTES: Route[] = [
     methods: { GET: hogRead(listHogFunctions), POST: hogWrite(createHogFunction) },
   },
   { pattern: route(`${HOG_FUNCTIONS}/rearrange`), methods: { PATCH: hogWrite(rearrangeHogFunctions) } },
+  { pattern: route(`${HOG_FUNCTIONS}/masked_secrets`), methods: { GET: hogRead(maskedSecrets) } },
+  // In neither scope list: refused to every personal API key.
+  { pattern: route(`${HOG_FUNCTIONS}/icons?`), methods: { GET: hogUnscoped } },
+  { pattern: route(`${HOG_FUNCTION}/enable_backfills`), methods: { POST: hogUnscoped } },
+  { pattern: route(`${HOG_FUNCTION}/publish`), methods: { POST: hogWrite(publishHogFunction) } },
+  { pattern: route(`${HOG_FUNCTION}/discard_draft`), methods: { POST: hogWrite(discardHogFunctionDraft) } },
   {
     pattern: route(HOG_FUNCTION),
     methods: {
