@@ -3,7 +3,11 @@
 import type { CallerUpstream } from '../upstream/call.ts';
 import { normalizeHogFunction, normalizeHogFunctionLog } from '../upstream/normalize-hog-function.ts';
 import { PATHS } from '../upstream/paths.ts';
-import type { HogFunctionLogRecord, HogFunctionRecord } from '../upstream/records.ts';
+import {
+  type HogFunctionLogRecord,
+  type HogFunctionRecord,
+  MAPPINGS_AS_STORED,
+} from '../upstream/records.ts';
 import type { CurrentProject } from './current-project.ts';
 import type { HogFunctionKey, HogFunctions } from './hog-functions.ts';
 
@@ -50,7 +54,8 @@ function storedConfiguration(fn: HogFunctionRecord): Record<string, unknown> {
     inputs: fn.inputs,
     filters: fn.filters,
     masking: fn.masking,
-    mappings: fn.mappings,
+    // Secret mapping inputs as stored: PostHog cannot resolve a mapping's {"secret": true}.
+    mappings: fn[MAPPINGS_AS_STORED] ?? fn.mappings,
     ...(fn.template ? { template_id: fn.template.id } : {}),
   };
 }

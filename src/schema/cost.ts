@@ -60,14 +60,19 @@ const CONNECTIONS = new Set([
   'HogFunction.activity',
   'Project.destinations',
   'Project.hogFunctionTemplates',
+  'Project.batchExports',
+  'BatchExport.runs',
+  'BatchExport.backfills',
+  'BatchExport.activity',
 ]);
 
 /**
  * What Project.destinations reads, at worst in an ordinary project: a page of hog functions, two
- * pages of plugin configs, and a retrieve per distinct plugin (PostHog's catalogue of the plugins
- * still in use is small). A project past it is refused by the run-time backstop, not mis-served.
+ * pages of plugin configs, a retrieve per distinct plugin (PostHog's catalogue of the plugins
+ * still in use is small), and a page of batch exports. A project past it is refused by the
+ * run-time backstop, not mis-served.
  */
-export const DESTINATIONS_CALLS = 10;
+export const DESTINATIONS_CALLS = 11;
 
 /** How many items a field returns at most; what is under it counts that many times. */
 function multiplierOf(typeName: string, fieldName: string, args: Args): number {
@@ -108,6 +113,10 @@ function callsOf(
     case 'ActivityLogEntry.destinationConfig':
     case 'Project.hogFunction':
     case 'Project.hogFunctionTemplate':
+    case 'Project.batchExport':
+    case 'BatchExportRun.backfill':
+    case 'BatchExportRun.batchExport':
+    case 'BatchExportBackfill.batchExport':
     case 'HogFunction.logs':
     case 'HogFunction.metrics':
       return 1;
@@ -123,10 +132,18 @@ function callsOf(
       return args.last != null && args.before == null ? 2 : 1;
     case 'Project.destinationConfigs':
     case 'Project.hogFunctions':
+    case 'Project.batchExports':
       return args.last != null && args.before == null ? 2 : 1;
+    case 'BatchExport.runs':
+    case 'BatchExport.backfills':
+      // Cursor lists (runs 100 a page, backfills 50): as the activity log's, at most 3 pages
+      // for any `first` from a cursor (backfills' pages are half the size of a connection's).
+      if (args.last != null && args.before == null) return MAX_UPSTREAM_PAGES;
+      return args.after != null || args.before != null ? 3 : 2;
     case 'Project.activityLog':
     case 'DestinationConfig.activity':
     case 'HogFunction.activity':
+    case 'BatchExport.activity':
       // Backward without `before` reads from the top to the end of the log.
       if (args.last != null && args.before == null) return MAX_UPSTREAM_PAGES;
       // The page a cursor points into, and the next (or previous) one when `first` (`last`) runs
@@ -136,6 +153,15 @@ function callsOf(
       // Lists and retrieves carry it; a write's answer may not.
       return walk.isMutation ? 1 : 0;
     case 'Mutation.runDestinationConfigJob':
+      return 2;
+    case 'Mutation.updateBatchExport':
+    case 'Mutation.pauseBatchExport':
+    case 'Mutation.unpauseBatchExport':
+    case 'Mutation.createBatchExportBackfill':
+    case 'Mutation.cancelBatchExportBackfill':
+    case 'Mutation.retryBatchExportRun':
+    case 'Mutation.cancelBatchExportRun':
+      // The write, then a read of what it changed (or, for an update, of what it must resend).
       return 2;
     case 'Mutation.testHogFunction':
       // A saved function tested without a configuration is read first (its stored one is sent).
@@ -150,6 +176,7 @@ const isBatchedCrossLink = (walk: Walk, typeName: string, node: FieldNode) =>
   typeName === 'ActivityLogEntry' &&
   // A hog function list is read whole (`full=true`): its cross-links are always batched.
   (node.name.value === 'hogFunction' ||
+    node.name.value === 'batchExport' ||
     (node.name.value === 'destinationConfig' &&
       !selects(node.selectionSet, FIELDS_LISTS_LACK, walk.fragments)));
 

@@ -73,7 +73,7 @@ HogFunctionLogConnectionRef.implement({
     totalCount: t.int({
       nullable: true,
       description:
-        'PostHog’s `count` for this page’s read: it counts the rows it fetched (at most `first` + 1), not the whole log. Null when it sends none.',
+        'How many log lines match, when this page is the whole list (no `after`, no next page); otherwise null: PostHog’s `count` counts only the rows it fetched for the page (posthog/api/log_entries.py reads `limit` twice), so it says nothing of the whole log.',
       resolve: (c) => c.totalCount,
     }),
   }),
@@ -163,7 +163,8 @@ async function logConnection(
   return {
     edges,
     pageInfo: new PageInfo(edges, args.after != null, page.results.length > first),
-    totalCount: page.count,
+    // PostHog's count is of the rows fetched (at most `first` + 1): the total only when all fit.
+    totalCount: args.after == null && page.results.length <= first ? shown.length : null,
   };
 }
 

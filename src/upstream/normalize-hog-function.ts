@@ -4,7 +4,12 @@
 // so again here, whatever the answer held (secret-redaction.ts).
 
 import { asObject, bool, int, normalizeUser, required, str } from './normalize.ts';
-import type { HogFunctionLogRecord, HogFunctionRecord, HogFunctionTemplateRecord } from './records.ts';
+import {
+  type HogFunctionLogRecord,
+  type HogFunctionRecord,
+  type HogFunctionTemplateRecord,
+  MAPPINGS_AS_STORED,
+} from './records.ts';
 import { redactedInputs, redactedMappings } from './secret-redaction.ts';
 
 /** A template, listed (GET …/hog_function_templates/) or nested in a function's answer. */
@@ -52,6 +57,7 @@ export function normalizeHogFunction(raw: unknown, projectId: string): HogFuncti
     filters: w.filters ?? null,
     masking: w.masking ?? null,
     mappings: redactedMappings(w.mappings),
+    [MAPPINGS_AS_STORED]: w.mappings ?? null,
     iconUrl: str(w.icon_url),
     template: normalizeTemplate(w.template),
     status: status && {

@@ -95,8 +95,17 @@ export interface HogFunctionTemplateRecord {
   mappingTemplates: unknown;
 }
 
+/**
+ * A function's mappings as the upstream answered them, secrets and all: PostHog keeps a mapping's
+ * secret inputs in plain text (mappings have no encrypted column) and cannot resolve a
+ * {"secret": true} sent back in one, so a test run by id sends these to the upstream they came
+ * from. Keyed by a symbol: JSON.stringify and the schema never see it.
+ */
+export const MAPPINGS_AS_STORED = Symbol('mappings as stored');
+
 export interface HogFunctionRecord {
   readonly __typename: 'HogFunction';
+  readonly [MAPPINGS_AS_STORED]?: unknown;
   /** The project as addressed in the path the function was read through. */
   projectId: string;
   uuid: string;
