@@ -1,0 +1,500 @@
+// The 2026 dialect's batch exports (../shared/posthog-source-2026.md Part 2 §1, and PostHog's
+// products/batch_exports/backend/presentation/views/batch_export/exports.py): the list, retrieve,
+// writes as BatchExportSerializer validates them, soft delete, pause/unpause, secrets, scopes, the
+// refused logs, the activity; and the 404 of the older dialects. Runs and backfills:
+// batch-export-runs.test.ts.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
+import { pathOf, rest } from './rest.ts';
+
+const EXPORTS = '/api/projects/1/batch_exports/';
+const exportId = (n: number) => `018f0a5e-0020-7000-8000-${n.toString(16).padStart(12, '0')}`;
+const S3 = exportId(1);
+const POSTGRES = exportId(4);
+const WORKFLOWS = exportId(8);
+const REFUSED = 'This action does not support personal API key access';
+const EXPORT_FIELDS = [
+  'id',
+  'team_id',
+  'name',
+  'model',
+  'destination',
+  'interval',
+  'paused',
+  'created_at',
+  'last_updated_at',
+  'last_paused_at',
+  'start_at',
+  'end_at',
+  'latest_runs',
+  'hogql_query',
+  'hogql_modifiers',
+  'primary_key',
+  'version_key',
+  'incremental_mode',
+  'schema',
+  'filters',
+  'timezone',
+  'offset_day',
+  'offset_hour',
+];
+const SECRETS = [
+  'aws_access_key_id',
+  'aws_secret_access_key',
+  'password',
+  'user',
+  'private_key',
+  'private_key_id',
+  'client_email',
+  'token_uri',
+];
+const newS3 = (extra: Record<string, unknown> = {}) => ({
+  name: 'New S3',
+  interval: 'hour',
+  destination: {
+    type: 'AwsS3',
+    integration_id: 1,
+    config: { bucket_name: 'b', region: 'us-east-1', prefix: 'p/' },
+  },
+  ...extra,
+});
+
+describe.each(['spec', 'posthog'] as const)('batch exports in the %s dialect', (dialect) => {
+  let upstream: ReferenceUpstream;
+  beforeAll(async () => {
+    upstream = await startReferenceUpstream({ dialect });
+  });
+  afterAll(() => upstream.close());
+
+  it("answers Django's 404 on every batch export route, with or without a key", async () => {
+    for (const path of [EXPORTS, `${EXPORTS}${S3}/`, `${EXPORTS}${S3}/runs/`, `${EXPORTS}${S3}/backfills/`]) {
+      for (const key of ['phx_full', null]) {
+        const answer = await rest(upstream, 'GET', path, { key });
+        expect([answer.status, answer.body.detail]).toEqual([404, 'Endpoint not found.']);
+      }
+    }
+  });
+});
+
+describe('batch exports, posthog-2026 dialect', () => {
+  let upstream: ReferenceUpstream;
+  beforeAll(async () => {
+    upstream = await startReferenceUpstream({ dialect: 'posthog-2026' });
+  });
+  afterAll(() => upstream.close());
+  beforeEach(() => upstream.reset());
+
+  it('lists the live exports newest first, without deleted or Workflows ones, in the serializer field order', async () => {
+    const { status, body } = await rest(upstream, 'GET', EXPORTS);
+    expect(status).toBe(200);
+    expect(body.count).toBe(6);
+    expect(body.results.map((e: { name: string }) => e.name)).toEqual([
+      'Legacy S3 export',
+      'S3 archive (paused)',
+      'Postgres warehouse',
+      'Snowflake persons',
+      'BigQuery daily events',
+      'S3 hourly events',
+    ]);
+    expect(Object.keys(body.results[0])).toEqual(EXPORT_FIELDS);
+    expect(Object.keys(body.results[0].destination)).toEqual(['type', 'config', 'integration']);
+    for (const exp of body.results)
+      expect(Object.keys(exp.destination.config).filter((k) => SECRETS.includes(k))).toEqual([]);
+    const stored = [...upstream.store.batchExports.exports.values()].map((e) =>
+      Object.keys(e.destination.config),
+    );
+    expect(stored.flat().filter((k) => SECRETS.includes(k)).length).toBeGreaterThan(10);
+    const postgres = body.results.find((e: { id: string }) => e.id === POSTGRES);
+    expect(postgres.destination.config).toEqual({
+      host: 'db.hedgebox.example',
+      port: 5432,
+      database: 'warehouse',
+      schema: 'public',
+      table_name: 'events',
+      has_self_signed_cert: false,
+    });
+    expect([postgres.offset_day, postgres.offset_hour]).toEqual([1, 0]);
+  });
+
+  it('embeds the ten newest runs in every row', async () => {
+    const { body } = await rest(upstream, 'GET', EXPORTS);
+    const s3 = body.results.find((e: { id: string }) => e.id === S3);
+    expect(s3.latest_runs).toHaveLength(10);
+    expect(s3.latest_runs[0].status).toBe('Running');
+    const created = s3.latest_runs.map((r: { created_at: string }) => r.created_at);
+    expect([...created].sort().reverse()).toEqual(created);
+  });
+
+  it('pages by limit and offset, as DRF links them', async () => {
+    const first = await rest(upstream, 'GET', `${EXPORTS}?limit=4`);
+    expect([first.body.count, first.body.results.length, first.body.previous]).toEqual([6, 4, null]);
+    expect(pathOf(first.body.next)).toBe(`${EXPORTS}?limit=4&offset=4`);
+    const second = await rest(upstream, 'GET', pathOf(first.body.next));
+    expect([second.body.results.length, second.body.next]).toEqual([2, null]);
+    expect(pathOf(second.body.previous)).toBe(`${EXPORTS}?limit=4`);
+  });
+
+  it('retrieves a Workflows export, but not a deleted, unknown or foreign one', async () => {
+    const workflows = await rest(upstream, 'GET', `${EXPORTS}${WORKFLOWS}/`);
+    expect([workflows.status, workflows.body.destination.type, workflows.body.paused]).toEqual([
+      200,
+      'Workflows',
+      true,
+    ]);
+    for (const id of [exportId(7), exportId(99), 'not-a-uuid']) {
+      const answer = await rest(upstream, 'GET', `${EXPORTS}${id}/`);
+      expect([answer.status, answer.body.detail]).toEqual([404, 'Not found.']);
+    }
+    const foreign = await rest(upstream, 'GET', `/api/projects/1/batch_exports/${exportId(9)}/`);
+    expect(foreign.status).toBe(404);
+    const own = await rest(upstream, 'GET', `/api/projects/2/batch_exports/${exportId(9)}/`);
+    expect(own.body.team_id).toBe(2);
+  });
+
+  it('asks batch_export:read to read and batch_export:write to write', async () => {
+    for (const key of ['phx_read', 'phx_hog_rw', 'phx_plugin_rw']) {
+      const answer = await rest(upstream, 'GET', EXPORTS, { key });
+      expect([answer.status, answer.body.detail]).toEqual([
+        403,
+        "API key missing required scope 'batch_export:read'",
+      ]);
+    }
+    expect((await rest(upstream, 'GET', EXPORTS, { key: 'phx_batch_read' })).status).toBe(200);
+    expect((await rest(upstream, 'GET', EXPORTS, { key: 'phx_legacy' })).status).toBe(200);
+    for (const [method, path] of [
+      ['POST', EXPORTS],
+      ['PATCH', `${EXPORTS}${S3}/`],
+      ['DELETE', `${EXPORTS}${S3}/`],
+      ['POST', `${EXPORTS}${S3}/pause/`],
+      ['POST', `${EXPORTS}${S3}/unpause/`],
+    ] as const) {
+      const answer = await rest(upstream, method, path, { key: 'phx_batch_read', json: {} });
+      expect([answer.status, answer.body.detail]).toEqual([
+        403,
+        "API key missing required scope 'batch_export:write'",
+      ]);
+    }
+  });
+
+  it("refuses an export's and a run's logs to every personal API key", async () => {
+    const run = [...upstream.store.batchExports.runs.values()].find((r) => r.batchExportId === S3)!;
+    for (const path of [
+      `${EXPORTS}${S3}/logs/`,
+      `${EXPORTS}${S3}/runs/${run.id}/logs/`,
+      `${EXPORTS}${exportId(99)}/logs/`,
+    ]) {
+      for (const key of ['phx_full', 'phx_legacy', 'phx_batch_read']) {
+        const answer = await rest(upstream, 'GET', path, { key });
+        expect([answer.status, answer.body.code, answer.body.detail]).toEqual([
+          403,
+          'permission_denied',
+          REFUSED,
+        ]);
+      }
+    }
+  });
+
+  it('creates an export (201), with the defaults, and logs its creation', async () => {
+    const { status, body } = await rest(upstream, 'POST', EXPORTS, {
+      json: newS3({
+        destination: {
+          ...newS3().destination,
+          config: { ...newS3().destination.config, aws_secret_access_key: 'typed' },
+        },
+      }),
+    });
+    expect(status).toBe(201);
+    expect(Object.keys(body)).toEqual(EXPORT_FIELDS);
+    expect(body).toMatchObject({
+      name: 'New S3',
+      model: 'events',
+      interval: 'hour',
+      paused: false,
+      timezone: 'UTC',
+      latest_runs: [],
+      offset_day: null,
+      offset_hour: null,
+    });
+    expect(body.destination).toEqual({
+      type: 'AwsS3',
+      config: { bucket_name: 'b', region: 'us-east-1', prefix: 'p/', legacy_parquet_extension: false },
+      integration: 1,
+    });
+    const entry = upstream.store.activity.at(-1)!;
+    expect(entry).toMatchObject({ scope: 'BatchExport', activity: 'created', item_id: body.id, userId: 1 });
+    expect(entry.detail).toEqual({
+      name: "'New S3' (AwsS3)",
+      short_id: null,
+      type: null,
+      changes: null,
+      trigger: null,
+      context: {
+        name: 'New S3',
+        destination_type: 'AwsS3',
+        interval: 'hour',
+        created_by_user_id: '1',
+        created_by_user_email: 'ada@example.com',
+        created_by_user_name: 'Ada Lovelace',
+      },
+    });
+    expect((await rest(upstream, 'GET', EXPORTS)).body.count).toBe(7);
+  });
+
+  it.each([
+    [
+      { destination: { type: 'Postgres', config: { database: 'd' } } },
+      'destination',
+      'Integration is required for Postgres batch exports',
+    ],
+    [
+      { destination: { type: 'BigQuery', config: { dataset_id: 'd' } } },
+      'destination',
+      'Integration is required for BigQuery batch exports',
+    ],
+    [
+      { destination: { type: 'AwsS3', config: { bucket_name: 'b', region: 'r', prefix: 'p' } } },
+      'destination',
+      'Integration is required for AwsS3 batch exports',
+    ],
+    [
+      { destination: { type: 'BigQuery', integration_id: 1, config: { dataset_id: 'd' } } },
+      'destination',
+      'Integration is not a Google Cloud service account integration.',
+    ],
+    [
+      {
+        destination: {
+          type: 'AwsS3',
+          integration_id: 8,
+          config: { bucket_name: 'b', region: 'r', prefix: 'p' },
+        },
+      },
+      'destination',
+      "Integration provided is not an AWS S3 integration (got kind='s3-compatible')",
+    ],
+    [
+      {
+        destination: {
+          type: 'AwsS3',
+          integration_id: 1,
+          config: { bucket_name: ' ', region: 'r', prefix: 'p' },
+        },
+      },
+      'destination',
+      "The following inputs are empty: ['bucket_name']",
+    ],
+    [
+      {
+        destination: {
+          type: 'AwsS3',
+          integration_id: 1,
+          config: { bucket_name: 'b', region: 'r', prefix: 'p', compression: 'zstd' },
+        },
+      },
+      'destination',
+      "Compression zstd is not supported for file format JSONLines. Supported compressions are ['gzip', 'brotli']",
+    ],
+    [
+      { destination: { type: 'AwsS3', integration_id: 1, config: { bucket_name: 'b' } } },
+      'destination',
+      "Configuration missing required field: 'region'",
+    ],
+    [
+      { destination: { type: 'AwsS3', integration_id: 99, config: {} } },
+      'destination__integration_id',
+      'Invalid pk "99" - object does not exist.',
+    ],
+    [{ destination: { type: 'Kafka', config: {} } }, 'destination__type', '"Kafka" is not a valid choice.'],
+    [{ name: '' }, 'name', 'This field may not be blank.'],
+    [{ interval: 'month' }, 'interval', '"month" is not a valid choice.'],
+    [
+      { interval: 'day', offset_day: 2 },
+      'offset_day',
+      'offset_day is not applicable for non-weekly intervals',
+    ],
+    [{ offset_hour: 3 }, 'offset_hour', 'offset_hour is not applicable for non-daily/weekly intervals'],
+    [{ interval: 'week', offset_day: 7 }, 'offset_day', 'Ensure this value is less than or equal to 6.'],
+    [
+      { model: 'persons', filters: [{ key: '$browser', type: 'event' }] },
+      'filters',
+      "'filters' is only supported for 'events' not 'persons' model",
+    ],
+    [
+      { hogql_query: 'SELECT 1' },
+      'hogql_query',
+      "'hogql_query' is only supported for 'hogql' not 'events' model",
+    ],
+  ])('refuses %j: 400 on %s', async (change, attr, detail) => {
+    const answer = await rest(upstream, 'POST', EXPORTS, { json: newS3(change) });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ type: 'validation_error', attr, detail });
+  });
+
+  it('refuses the legacy S3 type, and asks for every required field', async () => {
+    const legacy = await rest(upstream, 'POST', EXPORTS, {
+      json: newS3({
+        destination: {
+          type: 'S3',
+          integration_id: 1,
+          config: { bucket_name: 'b', region: 'r', prefix: 'p' },
+        },
+      }),
+    });
+    expect([legacy.status, legacy.body.attr]).toEqual([400, 'destination']);
+    expect(legacy.body.detail).toMatch(/deprecated.*AwsS3.*S3Compatible/);
+    const empty = await rest(upstream, 'POST', EXPORTS, { json: {} });
+    expect(empty.body).toEqual({
+      type: 'validation_error',
+      code: 'required',
+      detail: 'This field is required.',
+      attr: 'name',
+    });
+  });
+
+  it("refuses sub-hour intervals and the hogql model with 403 unless the team's flag is on", async () => {
+    const fast = await rest(upstream, 'POST', EXPORTS, {
+      json: newS3({ name: '', interval: 'every 5 minutes' }),
+    });
+    expect([fast.status, fast.body.type, fast.body.detail]).toEqual([
+      403,
+      'authentication_error',
+      'Higher frequency batch exports are not enabled for this team.',
+    ]);
+    const hogql = await rest(upstream, 'POST', EXPORTS, {
+      json: newS3({ model: 'hogql', hogql_query: 'SELECT event FROM events' }),
+    });
+    expect([hogql.status, hogql.body.detail]).toEqual([
+      403,
+      'HogQL batch exports are not enabled for this team.',
+    ]);
+    const workflows = await rest(upstream, 'POST', EXPORTS, {
+      json: newS3({ destination: { type: 'Workflows', config: {} } }),
+    });
+    expect([workflows.status, workflows.body.detail]).toEqual([
+      403,
+      'Backfilling Workflows is not enabled for this team.',
+    ]);
+    Object.assign(upstream.store.batchExports.settings, { highFrequency: true, hogql: true });
+    expect(
+      (await rest(upstream, 'POST', EXPORTS, { json: newS3({ interval: 'every 5 minutes' }) })).status,
+    ).toBe(201);
+    const noQuery = await rest(upstream, 'POST', EXPORTS, { json: newS3({ model: 'hogql' }) });
+    expect([noQuery.status, noQuery.body.attr, noQuery.body.detail]).toEqual([
+      400,
+      'hogql_query',
+      "'hogql_query' is required when 'model' is 'hogql'",
+    ]);
+    const query = await rest(upstream, 'POST', EXPORTS, {
+      json: newS3({ model: 'hogql', hogql_query: 'SELECT event FROM events' }),
+    });
+    expect([query.status, query.body.model, query.body.hogql_query]).toEqual([
+      201,
+      'hogql',
+      'SELECT event FROM events',
+    ]);
+  });
+
+  it('PATCH merges destination.config, keeping the secrets left out, and logs what changed', async () => {
+    const patched = await rest(upstream, 'PATCH', `${EXPORTS}${POSTGRES}/`, {
+      json: {
+        name: 'Postgres (renamed)',
+        destination: { type: 'Postgres', config: { table_name: 'events_v2' } },
+      },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.destination.config.table_name).toBe('events_v2');
+    expect(patched.body.destination.config).not.toHaveProperty('password');
+    const stored = upstream.store.batchExports.exports.get(POSTGRES)!;
+    expect(stored.destination.config).toMatchObject({
+      user: 'pg-seed-user',
+      password: 'pg-seed-password',
+      table_name: 'events_v2',
+    });
+    const entry = upstream.store.activity.at(-1)!;
+    expect(entry).toMatchObject({ scope: 'BatchExport', activity: 'updated', item_id: POSTGRES });
+    expect((entry.detail as { changes: unknown }).changes).toEqual([
+      {
+        type: 'BatchExport',
+        action: 'changed',
+        field: 'name',
+        before: 'Postgres warehouse',
+        after: 'Postgres (renamed)',
+      },
+    ]);
+  });
+
+  it('refuses to change the model or the destination type, and PUT asks for every required field', async () => {
+    const model = await rest(upstream, 'PATCH', `${EXPORTS}${S3}/`, { json: { model: 'persons' } });
+    expect([model.status, model.body.attr, model.body.detail]).toEqual([
+      400,
+      'model',
+      'Changing models is not supported. Create a new batch export instead.',
+    ]);
+    const type = await rest(upstream, 'PATCH', `${EXPORTS}${S3}/`, {
+      json: { destination: { type: 'BigQuery', integration_id: 2, config: {} } },
+    });
+    expect(type.body.detail).toBe(
+      "Cannot change destination type from 'AwsS3' to 'BigQuery'. Delete this batch export and create a new one with the new destination type.",
+    );
+    const put = await rest(upstream, 'PUT', `${EXPORTS}${S3}/`, { json: { name: 'x' } });
+    expect([put.status, put.body.attr, put.body.code]).toEqual([400, 'destination', 'required']);
+  });
+
+  it('deletes softly (204), then answers 404 and lists it no more', async () => {
+    const deleted = await rest(upstream, 'DELETE', `${EXPORTS}${S3}/`);
+    expect([deleted.status, deleted.text]).toEqual([204, '']);
+    expect((await rest(upstream, 'GET', `${EXPORTS}${S3}/`)).status).toBe(404);
+    expect((await rest(upstream, 'DELETE', `${EXPORTS}${S3}/`)).status).toBe(404);
+    expect((await rest(upstream, 'GET', EXPORTS)).body.count).toBe(5);
+    expect(upstream.store.batchExports.exports.get(S3)!.deleted).toBe(true);
+    const entry = upstream.store.activity.at(-1)!;
+    expect(entry).toMatchObject({ scope: 'BatchExport', activity: 'updated', item_id: S3 });
+  });
+
+  it('pauses and unpauses, logging each change once', async () => {
+    const before = upstream.store.activity.length;
+    expect((await rest(upstream, 'POST', `${EXPORTS}${S3}/pause/`)).body).toEqual({ paused: true });
+    const paused = await rest(upstream, 'GET', `${EXPORTS}${S3}/`);
+    expect(paused.body.paused).toBe(true);
+    expect(paused.body.last_paused_at).not.toBeNull();
+    expect((await rest(upstream, 'POST', `${EXPORTS}${S3}/pause/`)).body).toEqual({ paused: true });
+    expect(upstream.store.activity.length).toBe(before + 1);
+    const fields = (upstream.store.activity.at(-1)!.detail as { changes: { field: string }[] }).changes.map(
+      (c) => c.field,
+    );
+    expect(fields).toEqual(['paused', 'last_paused_at']);
+    const bad = await rest(upstream, 'POST', `${EXPORTS}${S3}/unpause/`, { json: { backfill: 'maybe' } });
+    expect([bad.status, bad.body.attr, bad.body.detail]).toEqual([
+      400,
+      'backfill',
+      'Must be a valid boolean.',
+    ]);
+    const unpaused = await rest(upstream, 'POST', `${EXPORTS}${S3}/unpause/`, { json: { backfill: false } });
+    expect([unpaused.status, unpaused.body]).toEqual([200, { paused: false }]);
+    expect((await rest(upstream, 'GET', `${EXPORTS}${S3}/`)).body.paused).toBe(false);
+    expect(upstream.store.activity.length).toBe(before + 2);
+    expect((await rest(upstream, 'POST', `${EXPORTS}${exportId(7)}/pause/`)).status).toBe(404);
+  });
+
+  it('left a BatchExport activity entry for each seeded export, before the rest of the seeded log', async () => {
+    const entries = upstream.store.activity.filter((e) => e.scope === 'BatchExport' && e.projectId === 1);
+    expect(entries.filter((e) => e.activity === 'created').map((e) => e.item_id)).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8].map(exportId),
+    );
+    const others = upstream.store.activity.filter((e) => e.scope !== 'BatchExport');
+    const firstOther = Math.min(...others.map((e) => e.createdAtMicros));
+    expect(Math.max(...entries.map((e) => e.createdAtMicros))).toBeLessThan(firstOther);
+  });
+});
+
+describe('batch exports from an upstream that leaks secrets', () => {
+  it('answers the secret config fields', async () => {
+    const upstream = await startReferenceUpstream({ dialect: 'posthog-2026', leakSecrets: true });
+    try {
+      const { body } = await rest(upstream, 'GET', `${EXPORTS}${POSTGRES}/`);
+      expect(body.destination.config).toMatchObject({ user: 'pg-seed-user', password: 'pg-seed-password' });
+    } finally {
+      await upstream.close();
+    }
+  });
+});
