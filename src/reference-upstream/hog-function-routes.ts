@@ -58,8 +58,11 @@ export function refuseHogFunctionDelete(): Reply {
 function nextExecutionOrder(store: Store, projectId: number, type: string): number {
   const orders = [...store.hogFunctions.values()]
     .filter((f) => f.projectId === projectId && f.type === type && !f.deleted)
-    .map((f) => f.executionOrder ?? 0);
-  return Math.max(0, ...orders) + 1;
+    .map((f) => f.executionOrder);
+  // order_by("-execution_order").first(): Postgres sorts NULLs first when descending, and
+  // `highest_order or 0` makes that 0.
+  if (orders.includes(null)) return 1;
+  return Math.max(0, ...(orders as number[])) + 1;
 }
 
 // products/cdp/backend/api/hog_function.py, HogFunctionSerializer.create and HogFunctionViewSet.perform_create

@@ -166,6 +166,11 @@ describe('hog function writes, posthog-2026 dialect', () => {
   it('puts a new transformation last, and caps enabled transformations at 20', async () => {
     const made = await create({ type: 'transformation', hog: 'return event', name: 'Mine' });
     expect([made.status, made.body.execution_order, made.body.enabled]).toEqual([201, 3, false]);
+    // order_by("-execution_order").first() meets Postgres' NULLS FIRST: once one transformation
+    // has no order, the highest is taken as 0.
+    await patch(idOf('Drop bots'), { execution_order: null });
+    const next = await create({ type: 'transformation', hog: 'return event', name: 'After a null' });
+    expect([next.status, next.body.execution_order]).toEqual([201, 1]);
     for (let n = 0; n < 18; n++) await create({ type: 'transformation', hog: 'return event', enabled: true });
     const over = await create({ type: 'transformation', hog: 'return event', enabled: true });
     expect([over.status, over.body.attr, over.body.detail]).toEqual([
