@@ -93,7 +93,7 @@ function saveHogFunction(
     id: seededUuid(9, store.hogFunctions.size + 1_000 + store.activity.length),
     projectId,
     type: fields.type,
-    name: fields.name ?? '',
+    name: fields.name ?? null,
     description: fields.description ?? '',
     createdAtMicros: now,
     updatedAtMicros: now,

@@ -38,7 +38,7 @@ export function maskedSecrets({ store, project }: RouteContext): Reply {
     .sort((a, b) => b.updatedAtMicros - a.updatedAtMicros)
     .map((fn) => ({
       id: fn.id,
-      name: fn.name,
+      name: fn.name ?? '',
       type: fn.type,
       enabled: fn.enabled,
       input_keys: fn.inputsSchema

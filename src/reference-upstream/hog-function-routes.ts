@@ -81,7 +81,7 @@ export function createHogFunction(ctx: RouteContext): Reply {
     id: seededUuid(9, store.hogFunctions.size + 1_000 + store.activity.length),
     projectId: project.id,
     type: fields.type,
-    name: fields.name ?? '',
+    name: fields.name ?? null,
     description: fields.description ?? '',
     createdAtMicros: now,
     updatedAtMicros: now,
@@ -134,7 +134,7 @@ export function updateHogFunction(ctx: RouteContext, partial: boolean): Reply {
       (!fn.enabled && fields.enabled === true && fields.executionOrder === undefined))
   )
     fields.executionOrder = nextExecutionOrder(store, project.id, fn.type);
-  if (fields.name !== undefined) fn.name = fields.name ?? '';
+  if (fields.name !== undefined) fn.name = fields.name;
   if (fields.description !== undefined) fn.description = fields.description;
   if (fields.enabled !== undefined) fn.enabled = fields.enabled;
   if (fields.deleted !== undefined) fn.deleted = fields.deleted;

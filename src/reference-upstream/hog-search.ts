@@ -60,18 +60,21 @@ export function trigramSearch(functions: HogFunction[], rawSearch: string): Sear
   const search = normalizeSearch(rawSearch);
   const needle = search.toLowerCase();
   const scored = functions.map((fn) => {
-    const wordName = wordSimilarity(search, fn.name);
+    // Coalesce(..., 0.0): a null name scores nothing and contains nothing.
+    const name = fn.name ?? '';
+    const wordName = wordSimilarity(search, name);
     const wordDescription = wordSimilarity(search, fn.description);
     return {
       fn,
-      exact: fn.name.toLowerCase().includes(needle) || fn.description.toLowerCase().includes(needle),
+      name,
+      exact: name.toLowerCase().includes(needle) || fn.description.toLowerCase().includes(needle),
       similar: wordName > MIN_NAME_SIMILARITY || wordDescription > MIN_DESCRIPTION_SIMILARITY,
-      score: wordName + similarity(fn.name, search) + wordDescription * DESCRIPTION_WEIGHT,
+      score: wordName + similarity(name, search) + wordDescription * DESCRIPTION_WEIGHT,
     };
   });
   const exact = scored.filter((s) => s.exact);
   const chosen = exact.length > 0 ? exact : scored.filter((s) => s.similar);
   return chosen
-    .sort((a, b) => b.score - a.score || (a.fn.name < b.fn.name ? -1 : a.fn.name > b.fn.name ? 1 : 0))
+    .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((s) => ({ fn: s.fn, match: s.exact ? 'exact' : 'similar' }));
 }

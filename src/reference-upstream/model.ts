@@ -143,7 +143,8 @@ export interface HogFunction {
   id: string;
   projectId: number;
   type: string;
-  name: string;
+  /** null when a create gave none (CharField(null=True) without a default). */
+  name: string | null;
   description: string;
   createdAtMicros: number;
   updatedAtMicros: number;

@@ -164,6 +164,8 @@ describe('hog function writes, posthog-2026 dialect', () => {
   });
 
   it('puts a new transformation last, and caps enabled transformations at 20', async () => {
+    const unnamed = await create({ type: 'destination', hog: 'return event' });
+    expect([unnamed.status, unnamed.body.name, unnamed.body.description]).toEqual([201, null, '']);
     const made = await create({ type: 'transformation', hog: 'return event', name: 'Mine' });
     expect([made.status, made.body.execution_order, made.body.enabled]).toEqual([201, 3, false]);
     // order_by("-execution_order").first() meets Postgres' NULLS FIRST: once one transformation
