@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serverError } from './api-error.ts';
 import { handleApi } from './api-handler.ts';
+import type { BatchExportSettings } from './batch-export-model.ts';
 import { handleControl } from './control-handler.ts';
 import type { Dialect } from './dialect.ts';
 import { ALL_DIALECTS } from './dialect.ts';
@@ -33,6 +34,11 @@ export interface ReferenceUpstreamOptions {
    * (hog function inputs, activity changes), so a test can prove the gateway masks on its own.
    */
   leakSecrets?: boolean;
+  /**
+   * The team flags and the concurrent-backfill cap batch exports consult (2026 dialect; flags off
+   * and a cap of 3 unless set here), kept across reset().
+   */
+  batchExports?: Partial<BatchExportSettings>;
 }
 
 export interface ReferenceUpstream {
@@ -53,7 +59,11 @@ export async function startReferenceUpstream(
 ): Promise<ReferenceUpstream> {
   const dialect = options.dialect ?? 'spec';
   if (!ALL_DIALECTS.includes(dialect)) throw new TypeError(`unknown dialect ${JSON.stringify(dialect)}`);
-  const newStore = () => Object.assign(new Store(dialect), { leakSecrets: options.leakSecrets ?? false });
+  const newStore = () => {
+    const store = Object.assign(new Store(dialect), { leakSecrets: options.leakSecrets ?? false });
+    Object.assign(store.batchExports.settings, options.batchExports);
+    return store;
+  };
   const state: UpstreamState = {
     store: newStore(),
     dialect,

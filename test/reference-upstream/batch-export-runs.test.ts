@@ -258,3 +258,28 @@ describe('batch export runs and backfills, posthog-2026 dialect', () => {
     expect([answer.status, answer.body.detail]).toEqual([404, 'BatchExport not found.']);
   });
 });
+
+describe('batch export settings given at start', () => {
+  it('keeps the cap and the flags across reset()', async () => {
+    const upstream = await startReferenceUpstream({
+      dialect: 'posthog-2026',
+      batchExports: { maxConcurrentBackfills: 2, highFrequency: true },
+    });
+    try {
+      upstream.reset();
+      const capped = await rest(upstream, 'POST', BACKFILLS, {
+        json: { start_at: isoDaysAgo(3), end_at: isoDaysAgo(2) },
+      });
+      expect([capped.status, capped.body.detail]).toEqual([
+        429,
+        'This team already has 2 batch export backfills running. Wait for some to finish or cancel them before creating more.',
+      ]);
+      const fast = await rest(upstream, 'PATCH', `${EXPORTS}/${S3}/`, {
+        json: { interval: 'every 5 minutes' },
+      });
+      expect([fast.status, fast.body.interval]).toEqual([200, 'every 5 minutes']);
+    } finally {
+      await upstream.close();
+    }
+  });
+});

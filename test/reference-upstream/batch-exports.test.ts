@@ -485,6 +485,26 @@ describe('batch exports, posthog-2026 dialect', () => {
     const firstOther = Math.min(...others.map((e) => e.createdAtMicros));
     expect(Math.max(...entries.map((e) => e.createdAtMicros))).toBeLessThan(firstOther);
   });
+  it('serves the BatchExport entries through the activity log, narrowed by scope', async () => {
+    const { status, body } = await rest(
+      upstream,
+      'GET',
+      '/api/projects/1/activity_log/?scope=BatchExport&page_size=50',
+    );
+    expect(status).toBe(200);
+    expect(body.results.map((e: { scope: string }) => e.scope)).toEqual(Array(10).fill('BatchExport'));
+    const created = body.results.find(
+      (e: { item_id: string; activity: string }) => e.item_id === S3 && e.activity === 'created',
+    );
+    expect(created.detail.context).toEqual({
+      name: 'S3 hourly events',
+      destination_type: 'AwsS3',
+      interval: 'hour',
+      created_by_user_id: '1',
+      created_by_user_email: 'ada@example.com',
+      created_by_user_name: 'Ada Lovelace',
+    });
+  });
 });
 
 describe('batch exports from an upstream that leaks secrets', () => {
