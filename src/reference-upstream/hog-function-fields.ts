@@ -58,7 +58,7 @@ export function readBoolean(value: unknown): boolean | FieldError {
   return fieldError('Must be a valid boolean.');
 }
 
-function readText(value: unknown, max: number | null, allowNull: boolean): string | null | FieldError {
+export function readText(value: unknown, max: number | null, allowNull: boolean): string | null | FieldError {
   if (value === null) return allowNull ? null : fieldError('This field may not be null.', 'null');
   if (typeof value !== 'string' && typeof value !== 'number') return fieldError('Not a valid string.');
   const text = String(value);
@@ -67,7 +67,7 @@ function readText(value: unknown, max: number | null, allowNull: boolean): strin
   return text;
 }
 
-function readOrder(value: unknown): number | null | FieldError {
+export function readOrder(value: unknown): number | null | FieldError {
   if (value === null) return null;
   const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n)) return fieldError('A valid integer is required.');
@@ -77,7 +77,7 @@ function readOrder(value: unknown): number | null | FieldError {
 }
 
 /** InputsSchemaItemSerializer over a list: the items with their defaults, or errors by index. */
-function readSchema(value: unknown): HogInputSchema[] | FieldError[] | ErrorTree {
+export function readSchema(value: unknown): HogInputSchema[] | FieldError[] | ErrorTree {
   if (!Array.isArray(value))
     return listed(fieldError(`Expected a list of items but got type "${pyType(value)}".`, 'not_a_list'));
   const errors: ErrorTree = {};
@@ -148,7 +148,7 @@ export function readInputs(
 }
 
 /** MappingsSerializer over a list: each mapping's inputs against its own schema. */
-function readMappings(value: unknown, stored: Record<string, HogInput>, functionType: string) {
+export function readMappings(value: unknown, stored: Record<string, HogInput>, functionType: string) {
   if (value === null) return null;
   if (!Array.isArray(value))
     return listed(fieldError(`Expected a list of items but got type "${pyType(value)}".`, 'not_a_list'));
@@ -173,7 +173,7 @@ const isStoredInputs = (v: Record<string, unknown>): v is Record<string, HogInpu
   Object.values(v).every((i) => isDict(i) && typeof (i as { order?: unknown }).order === 'number');
 
 /** HogFunctionMaskingSerializer: ttl 60..86400 and a hash expression, compiled. */
-function readMasking(value: unknown): unknown {
+export function readMasking(value: unknown): unknown {
   if (value === null) return null;
   if (!isDict(value))
     return {
@@ -214,5 +214,3 @@ const isError = (v: unknown): boolean =>
   isFieldError(v) ||
   (Array.isArray(v) && v.length > 0 && v.every(isFieldError)) ||
   (isDict(v) && Object.values(v).some((x) => isError(x) || (isDict(x) && Object.values(x).some(isError))));
-
-export { readMappings, readMasking, readOrder, readSchema, readText };
