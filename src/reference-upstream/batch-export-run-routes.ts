@@ -8,10 +8,10 @@ import { notFound, validationError } from './api-error.ts';
 import { backfillRecord } from './batch-export-history.ts';
 import { type BatchExportRun, RUN_STATUSES } from './batch-export-model.ts';
 import { orderedCursorPage, orderingOf } from './batch-export-paging.ts';
-import { isoMicros } from './batch-export-readers.ts';
 import { nextBatchExportUuid, UUID } from './batch-export-routes.ts';
 import { serializeRun } from './batch-export-view.ts';
 import { fieldError, hogValidationError } from './hog-errors.ts';
+import { relativeDateParse } from './relative-date.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
 
 const RUNS_PAGE_SIZE = 100;
@@ -19,29 +19,6 @@ const ORDERING = {
   created_at: (r: BatchExportRun) => r.createdAtMicros,
   data_interval_start: (r: BatchExportRun) => r.dataIntervalStartMicros,
 };
-
-const UNITS: Record<string, number> = { h: 3_600_000_000, d: 86_400_000_000, w: 7 * 86_400_000_000 };
-
-/**
- * posthog/utils.py relative_date_parse (project timezone UTC): an ISO date or datetime, else a
- * relative `-<n><unit>` (h, d, w, m months, y years) back from now; anything else reads as now.
- */
-export function relativeDateParse(text: string, now: number): number {
-  const iso = isoMicros(text);
-  if (iso !== null) return iso.micros;
-  const match = /-?(\d+)?([a-zA-Z])(Start|End)?/.exec(text);
-  if (!match) return now;
-  const n = Number(match[1] ?? 0);
-  const unit = match[2]!;
-  if (unit in UNITS) return now - n * UNITS[unit]!;
-  if (unit === 'm' || unit === 'y') {
-    const date = new Date(Math.floor(now / 1000));
-    if (unit === 'm') date.setUTCMonth(date.getUTCMonth() - n);
-    else date.setUTCFullYear(date.getUTCFullYear() - n);
-    return date.getTime() * 1000 + (now % 1000);
-  }
-  return now;
-}
 
 /** BatchExportRunListQuerySerializer: each `status` must be one of BatchExportRun.Status. */
 function statusFilter(query: URLSearchParams): string[] {
