@@ -5,7 +5,7 @@
 // `type` and `config` both (else 500), and for BigQuery, Databricks and AzureBlob its
 // `integration_id` again; an offset change needs the `interval` it is validated against. The
 // stored export is read for what the caller left out.
-import { malformedUpstreamBody } from '../errors/codes.ts';
+import { badUserInput, malformedUpstreamBody } from '../errors/codes.ts';
 import type { CallerUpstream } from '../upstream/call.ts';
 import { normalizeBatchExport } from '../upstream/normalize-batch-export.ts';
 import { PATHS } from '../upstream/paths.ts';
@@ -42,6 +42,20 @@ export interface DestinationWrite {
 const INTEGRATION_EVERY_WRITE = new Set(['BigQuery', 'Databricks', 'AzureBlob']);
 /** Far enough back for any run: PostHog windows run reads to 7 days unless `after` says otherwise. */
 const ANY_RUN = { after: '1970-01-01T00:00:00Z' };
+
+/** Intervals whose backfills PostHog bounds by dates (validate_date_input). */
+const WHOLE_DAYS = new Set(['day', 'week']);
+
+/** `2026-10-01T00:00:00Z` as `2026-10-01`; a time other than midnight is the caller's mistake. */
+function dateOf(at: string, field: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:T00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?)?$/.exec(at);
+  if (!match)
+    throw badUserInput(
+      `${field}: a daily or weekly batch export backfills whole days; give a date at midnight, e.g. "${at.slice(0, 10)}T00:00:00Z".`,
+      { field },
+    );
+  return match[1]!;
+}
 
 const present = (fields: object) =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
@@ -107,16 +121,21 @@ export class BatchExportWrites {
     return this.batchExports.load(key);
   }
 
-  /** POST …/backfills/ {start_at, end_at}: the backfill PostHog started. */
+  /**
+   * POST …/backfills/ {start_at, end_at}: the backfill PostHog started. A daily or weekly export
+   * takes dates only (PostHog refuses a time there), so its bounds are sent as their date.
+   */
   async createBackfill(
     key: BatchExportKey,
     startAt: string,
     endAt: string,
   ): Promise<BatchExportBackfillRecord> {
+    const { interval } = await this.batchExports.load(key);
+    const bound = WHOLE_DAYS.has(interval) ? dateOf : (at: string) => at;
     const answer = await this.upstream.request({
       method: 'POST',
       path: PATHS.batchExportBackfills(key.projectId, key.uuid),
-      json: { start_at: startAt, end_at: endAt },
+      json: { start_at: bound(startAt, 'startAt'), end_at: bound(endAt, 'endAt') },
     });
     return this.batchExports.backfill(key, backfillIdOf(answer.body));
   }

@@ -157,12 +157,14 @@ function callsOf(
     case 'Mutation.updateBatchExport':
     case 'Mutation.pauseBatchExport':
     case 'Mutation.unpauseBatchExport':
-    case 'Mutation.createBatchExportBackfill':
     case 'Mutation.cancelBatchExportBackfill':
     case 'Mutation.retryBatchExportRun':
     case 'Mutation.cancelBatchExportRun':
       // The write, then a read of what it changed (or, for an update, of what it must resend).
       return 2;
+    case 'Mutation.createBatchExportBackfill':
+      // The export (its interval says whether dates or times go), the write, the backfill.
+      return 3;
     case 'Mutation.testHogFunction':
       // A saved function tested without a configuration is read first (its stored one is sent).
       return 2;
