@@ -7,6 +7,7 @@ import { notFound, permissionDenied, serverError } from './api-error.ts';
 import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
 import { hogValidationError, viewValidationError } from './hog-errors.ts';
 import { hogChanges, hogSnapshot } from './hog-function-changes.ts';
+import { recordRevision } from './hog-function-revisions.ts';
 import { type HogView, serializeHogFunction } from './hog-function-view.ts';
 import { validateHogWrite } from './hog-function-write.ts';
 import { isDict, truthy } from './hog-inputs.ts';
@@ -148,8 +149,11 @@ export function updateHogFunction(ctx: RouteContext, partial: boolean): Reply {
   if (fields.executionOrder !== undefined) fn.executionOrder = fields.executionOrder;
   // A function re-enabled while its state is disabled (3) is set to degraded (2).
   if (fn.enabled && fn.statusState === 3) fn.statusState = 2;
-  if (configOf(before) !== configOf(fn)) fn.version = before.version + 1;
   const now = store.nowMicros();
+  if (configOf(before) !== configOf(fn)) {
+    fn.version = before.version + 1;
+    recordRevision(fn, before, key.userId, now);
+  }
   fn.updatedAtMicros = now;
   // The activity log_activity_from_viewset names a soft delete is unverified: this upstream's own
   // `deleted` (no changes) is kept for it.

@@ -167,6 +167,16 @@ export interface HogFunction {
   statusState: number;
   executionOrder: number | null;
   version: number;
+  /** HogFunctionRevision rows, oldest first: one per live config change (see hog-function-revisions.ts). */
+  revisions?: HogFunctionRevision[];
+}
+
+export interface HogFunctionRevision {
+  version: number;
+  createdAtMicros: number;
+  createdBy: number | null;
+  /** The config snapshot: hog, inputs_schema, inputs (no secrets), filters, mappings, masking. */
+  content: Record<string, unknown>;
 }
 
 export interface HogFunctionLog {

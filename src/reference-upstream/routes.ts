@@ -18,6 +18,7 @@ import { ALL_DIALECTS, type Dialect } from './dialect.ts';
 import { discardHogFunctionDraft, maskedSecrets, publishHogFunction } from './hog-function-drafts.ts';
 import { invokeHogFunction } from './hog-function-invocations.ts';
 import { listHogFunctions } from './hog-function-list.ts';
+import { listHogFunctionRevisions, retrieveHogFunctionRevision } from './hog-function-revisions.ts';
 import {
   createHogFunction,
   rearrangeHogFunctions,
@@ -77,6 +78,11 @@ const HOG_FUNCTION_ROUTES: Route[] = [
   { pattern: route(`${HOG_FUNCTION}/enable_backfills`), methods: { POST: hogUnscoped } },
   { pattern: route(`${HOG_FUNCTION}/publish`), methods: { POST: hogWrite(publishHogFunction) } },
   { pattern: route(`${HOG_FUNCTION}/discard_draft`), methods: { POST: hogWrite(discardHogFunctionDraft) } },
+  { pattern: route(`${HOG_FUNCTION}/revisions`), methods: { GET: hogRead(listHogFunctionRevisions) } },
+  {
+    pattern: route(`${HOG_FUNCTION}/revisions/(?<version>\\d+)`),
+    methods: { GET: hogRead(retrieveHogFunctionRevision) },
+  },
   {
     pattern: route(HOG_FUNCTION),
     methods: {

@@ -46,6 +46,33 @@ describe('hog function actions, posthog-2026 dialect', () => {
     ).toBe(404);
   });
 
+  it('keeps a revision per config change, the first one also snapshotting the version before it', async () => {
+    const slack = [...upstream.store.hogFunctions.values()].find((f) => f.name === 'Slack #alerts')!.id;
+    const none = await rest(upstream, 'GET', `${FUNCTIONS}${slack}/revisions/`);
+    expect([none.status, none.body.count, none.body.results]).toEqual([200, 0, []]);
+    await rest(upstream, 'PATCH', `${FUNCTIONS}${slack}/`, { json: { hog: 'return event' } });
+    await rest(upstream, 'PATCH', `${FUNCTIONS}${slack}/`, { json: { name: 'No new revision' } });
+    const two = await rest(upstream, 'GET', `${FUNCTIONS}${slack}/revisions/`);
+    expect(two.body.count).toBe(2);
+    expect(two.body.results.map((r: { version: number }) => r.version)).toEqual([2, 1]);
+    expect(Object.keys(two.body.results[0])).toEqual(['version', 'created_at', 'created_by']);
+    expect([two.body.results[0].created_by.id, two.body.results[1].created_by]).toEqual([1, null]);
+    const first = await rest(upstream, 'GET', `${FUNCTIONS}${slack}/revisions/1/`);
+    expect(Object.keys(first.body.content)).toEqual([
+      'hog',
+      'inputs_schema',
+      'inputs',
+      'filters',
+      'mappings',
+      'masking',
+    ]);
+    expect(first.body.content.hog).not.toBe('return event');
+    // Revision content never carries secrets.
+    expect(Object.keys(first.body.content.inputs)).toEqual(['channel']);
+    const missing = await rest(upstream, 'GET', `${FUNCTIONS}${slack}/revisions/9/`);
+    expect([missing.status, missing.body.detail]).toEqual([404, 'No such revision for this function.']);
+  });
+
   it('lists no function whose secret holds the mask', async () => {
     const { status, body } = await rest(upstream, 'GET', `${FUNCTIONS}masked_secrets/`);
     expect([status, body]).toEqual([200, []]);
