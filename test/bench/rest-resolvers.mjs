@@ -20,12 +20,14 @@ async function everyPage(get, path) {
 }
 /**
  * A project's destinations as the gateway defines them: its destination hog functions, then the
- * plugin configs no enabled legacy_destination stands for (one retrieve per plugin says its URL).
+ * plugin configs no enabled legacy_destination stands for (one retrieve per plugin says its URL),
+ * then its batch exports but for PostHog's internal Workflows ones.
  */
 export async function destinations(get, p) {
-  const [functions, configs] = await Promise.all([
+  const [functions, configs, exports] = await Promise.all([
     get(`${hogFunctionsPath(p)}?limit=100&offset=0&full=true&type=${encodeURIComponent(DESTINATION_TYPES)}`),
     everyPage(get, configsPath(p)),
+    everyPage(get, `/api/projects/${p}/batch_exports/`),
   ]);
   const superseding = new Set(
     functions.results.filter((f) => f.type === 'legacy_destination' && f.enabled).map((f) => f.template?.id),
@@ -50,6 +52,9 @@ export async function destinations(get, p) {
     ...configs
       .filter((c) => !superseding.has(templates.get(c.plugin)))
       .map((c) => Object.assign(c, { __typename: 'DestinationConfig', projectId: p })),
+    ...exports
+      .filter((e) => e.destination?.type !== 'Workflows')
+      .map((e) => Object.assign(e, { __typename: 'BatchExport', projectId: p })),
   ];
 }
 // As lean as a hand-written server would be: the upstream's objects handed through as parsed
@@ -109,6 +114,11 @@ export function restResolvers(getter) {
       },
     },
     HogFunction: { id: (f) => b64(`HogFunction:${f.projectId}:${f.id}`) },
+    BatchExport: {
+      id: (e) => b64(`BatchExport:${e.projectId}:${e.id}`),
+      enabled: (e) => !e.paused,
+      destinationType: (e) => e.destination.type,
+    },
     ActivityLogEntry: {
       itemId: (e) => e.item_id,
       createdAt: (e) => e.created_at,

@@ -102,16 +102,16 @@ export const SCENARIOS: Scenario[] = [
     floorPath: '/activity',
   },
   {
-    // Today's PostHog: the hog functions of the destination kinds and the plugin configs no
-    // enabled legacy_destination supersedes, one connection (8 upstream GETs: the functions, two
-    // pages of configs, one retrieve per plugin). The gateway keeps what a key read of plugins
-    // (loaders/plugin-templates.ts), so from its second request it makes the first 3 only; the
-    // bench's "upstream calls" column says so, and the hand-written servers make all 8.
-    name: 'destinations, both kinds',
+    // Today's PostHog: the hog functions of the destination kinds, the plugin configs no enabled
+    // legacy_destination supersedes and the batch exports, one connection (9 upstream GETs: the
+    // functions, two pages of configs, one retrieve per plugin, the exports). The gateway keeps
+    // what a key read of plugins (loaders/plugin-templates.ts), so from its second request it
+    // makes 4; the bench's "upstream calls" column says so, and the hand-written servers make all 9.
+    name: 'destinations, all three kinds',
     dialects: ['posthog-2026'],
     latencyMs: 0,
     query:
-      '{ project(projectId: "1") { destinations(first: 20) { totalCount edges { node { __typename id name enabled ... on HogFunction { type } } } } } }',
+      '{ project(projectId: "1") { destinations(first: 20) { totalCount edges { node { __typename id name enabled ... on HogFunction { type } ... on BatchExport { destinationType } } } } } }',
     floorPath: '/destinations',
   },
 ];
