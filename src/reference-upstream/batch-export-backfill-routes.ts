@@ -7,7 +7,7 @@ import { ApiError, notFound, validationError } from './api-error.ts';
 import { backfillRecord } from './batch-export-history.ts';
 import type { BatchExport, BatchExportBackfill } from './batch-export-model.ts';
 import { orderedCursorPage, orderingOf } from './batch-export-paging.ts';
-import { isoMicros } from './batch-export-readers.ts';
+import { isoMicros, pyStr } from './batch-export-readers.ts';
 import { nextBatchExportUuid, UUID } from './batch-export-routes.ts';
 import { offsets, serializeBackfill } from './batch-export-view.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
@@ -141,10 +141,6 @@ function validateDateInput(input: unknown, exp: BatchExport): Moment {
   if (parsed.offsetMinutes === null) throw invalid(`Input ${text} is naive.`);
   return { micros: parsed.micros, offsetMinutes: parsed.offsetMinutes };
 }
-
-/** Python's str() of a JSON value (what an f-string shows of a non-string input). */
-const pyStr = (v: unknown) =>
-  v === true ? 'True' : v === false ? 'False' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 /** datetime.isoformat() of an aware datetime, in the offset it was given in. */
 function pythonIsoformat({ micros, offsetMinutes }: Moment): string {

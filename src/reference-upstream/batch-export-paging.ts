@@ -29,6 +29,7 @@ export function orderedCursorPage<T>(
   size: number,
   url: RequestUrl,
 ) {
+  // A null position (a backfill from the beginning of time) sorts first and ends the links there.
   const pos = (item: T) => ordering.position(item) ?? Number.NEGATIVE_INFINITY;
   const sign = ordering.descending ? -1 : 1;
   const ordered = [...items].sort((a, b) => sign * (pos(a) - pos(b)));
@@ -48,7 +49,8 @@ export function orderedCursorPage<T>(
     hasPrevious = before.length > size;
     hasNext = true;
   }
-  const link = (c: Cursor) => linkWith(url, { cursor: encodeCursor(c) });
+  const link = (c: Cursor) =>
+    Number.isFinite(c.position) ? linkWith(url, { cursor: encodeCursor(c) }) : null;
   const last = page[page.length - 1];
   const first = page[0];
   return {

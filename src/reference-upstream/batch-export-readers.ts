@@ -44,11 +44,22 @@ export function choice(
   allowNull = false,
 ): Outcome<string | null> {
   if (value === null) return allowNull ? null : notNull();
-  const key = typeof value === 'string' || typeof value === 'number' ? String(value) : null;
-  return key !== null && choices.includes(key)
-    ? key
-    : err(`"${String(value)}" is not a valid choice.`, 'invalid_choice');
+  // ChoiceField looks str(data) up among the choices, and shows it when it is not one.
+  const key = pyStr(value);
+  return choices.includes(key) ? key : err(`"${key}" is not a valid choice.`, 'invalid_choice');
 }
+
+/** Python's str() of a JSON value, near enough for the messages that show one. */
+export const pyStr = (v: unknown): string =>
+  v === true
+    ? 'True'
+    : v === false
+      ? 'False'
+      : v === null
+        ? 'None'
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
 
 const TRUE = new Set<unknown>([
   true,
@@ -148,9 +159,11 @@ export function stringList(value: unknown): Outcome<string[] | null> {
 export function timezone(value: unknown): Outcome<string> {
   // validate_timezone: null becomes UTC.
   if (value === null) return 'UTC';
-  const name = typeof value === 'string' ? value : String(value);
+  const name = pyStr(value);
   try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
+    // pytz.all_timezones: the names Intl knows (aliases too), spelt exactly.
+    const canonical = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+    if (canonical !== name && canonical.toLowerCase() === name.toLowerCase()) throw new RangeError(name);
     return name;
   } catch {
     return err(`"${name}" is not a valid choice.`, 'invalid_choice');
