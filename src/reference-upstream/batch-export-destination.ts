@@ -141,8 +141,10 @@ function validateDestination(
   const { instance } = ctx;
   if (instance !== null && type !== instance.destination.type)
     return `Cannot change destination type from '${instance.destination.type}' to '${type}'. Delete this batch export and create a new one with the new destination type.`;
-  // The legacy alias accepts no writes (PostHog's test only pins "deprecated", "AwsS3" and "S3Compatible").
-  if (type === 'S3')
+  // The legacy alias can no longer be created (test_create_s3.py pins only "deprecated", "AwsS3"
+  // and "S3Compatible" in the message; its exact words are not in the source we read). An
+  // existing S3 export stays patchable, as the S3 family below.
+  if (type === 'S3' && instance === null)
     return "The 'S3' destination type is deprecated and can no longer be used. Use 'AwsS3' or 'S3Compatible' instead.";
   const merged = recursiveMerge(instance?.destination.config ?? {}, config);
   if (type === 'HTTP') {
@@ -160,6 +162,8 @@ function validateDestination(
       (k) => typeof config[k] === 'string' && (config[k] as string).trim() === '',
     );
     if (empty.length > 0) return `The following inputs are empty: [${empty.map((k) => `'${k}'`).join(', ')}]`;
+    // S3_DESTINATION_TO_INTEGRATION_KIND has no legacy `S3` key: a KeyError.
+    if (S3_KIND[type] === undefined) throw serverError();
     if (kindOf(kept) !== S3_KIND[type])
       return `Integration provided is not an AWS S3 integration (got kind='${kindOf(kept)}')`;
     const format = String(merged.file_format ?? 'JSONLines');

@@ -440,6 +440,19 @@ describe('batch exports, posthog-2026 dialect', () => {
     expect([put.status, put.body.attr, put.body.code]).toEqual([400, 'destination', 'required']);
   });
 
+  it('keeps a legacy S3 export patchable, its destination asking for an integration as the S3 family does', async () => {
+    const legacy = exportId(6);
+    const renamed = await rest(upstream, 'PATCH', `${EXPORTS}${legacy}/`, { json: { name: 'Old S3' } });
+    expect([renamed.status, renamed.body.name, renamed.body.destination.type]).toEqual([200, 'Old S3', 'S3']);
+    const config = await rest(upstream, 'PATCH', `${EXPORTS}${legacy}/`, {
+      json: { destination: { type: 'S3', config: { prefix: 'new/' } } },
+    });
+    expect([config.status, config.body.detail]).toEqual([
+      400,
+      'Integration is required for S3 batch exports',
+    ]);
+  });
+
   it('deletes softly (204), then answers 404 and lists it no more', async () => {
     const deleted = await rest(upstream, 'DELETE', `${EXPORTS}${S3}/`);
     expect([deleted.status, deleted.text]).toEqual([204, '']);
