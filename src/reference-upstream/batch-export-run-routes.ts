@@ -9,7 +9,7 @@ import { backfillRecord } from './batch-export-history.ts';
 import { type BatchExportRun, RUN_STATUSES } from './batch-export-model.ts';
 import { orderedCursorPage, orderingOf } from './batch-export-paging.ts';
 import { nextBatchExportUuid, UUID } from './batch-export-routes.ts';
-import { serializeRun } from './batch-export-view.ts';
+import { runsOf, serializeRun } from './batch-export-view.ts';
 import { fieldError, hogValidationError } from './hog-errors.ts';
 import { relativeDateParse } from './relative-date.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
@@ -46,7 +46,7 @@ function windowedRuns(ctx: RouteContext): BatchExportRun[] {
   const exportId = (params.id ?? '').toLowerCase();
   const exp = store.batchExports.exports.get(exportId);
   if (!UUID.test(exportId) || !exp || exp.projectId !== project.id) return [];
-  return [...store.batchExports.runs.values()].filter(
+  return runsOf(store, exportId).filter(
     (r) =>
       r.batchExportId === exportId &&
       (byInterval

@@ -8,7 +8,7 @@
 // key, then the declared fields (the run's data_interval_end, the backfill's progress), then the
 // model's plain fields in model order, then its foreign keys.
 import type { BatchExport, BatchExportBackfill, BatchExportRun } from './batch-export-model.ts';
-import { intervalMicros, SECRET_FIELDS } from './batch-export-model.ts';
+import { type BatchExportRecords, intervalMicros, SECRET_FIELDS } from './batch-export-model.ts';
 import { formatTimestamp } from './dialect.ts';
 import type { Store } from './store.ts';
 
@@ -45,10 +45,25 @@ export function offsets(exp: Pick<BatchExport, 'interval' | 'intervalOffset'>) {
 
 /** The export's runs, newest first (by created_at). */
 export function runsOf(store: Store, exportId: string): BatchExportRun[] {
-  return [...store.batchExports.runs.values()]
-    .filter((r) => r.batchExportId === exportId)
-    .sort((a, b) => b.createdAtMicros - a.createdAtMicros);
+  const records = store.batchExports;
+  let index = runIndex.get(records);
+  // Runs are only ever added (a cancel changes one in place), so the count says when to rebuild.
+  if (!index || index.size !== records.runs.size) {
+    const byExport = new Map<string, BatchExportRun[]>();
+    for (const run of records.runs.values()) {
+      const list = byExport.get(run.batchExportId) ?? [];
+      list.push(run);
+      byExport.set(run.batchExportId, list);
+    }
+    for (const list of byExport.values()) list.sort((a, b) => b.createdAtMicros - a.createdAtMicros);
+    index = { size: records.runs.size, byExport };
+    runIndex.set(records, index);
+  }
+  return index.byExport.get(exportId) ?? [];
 }
+
+/** Each store's runs by export, newest first: a list of exports reads ten of each. */
+const runIndex = new WeakMap<BatchExportRecords, { size: number; byExport: Map<string, BatchExportRun[]> }>();
 
 export function serializeBatchExport(store: Store, exp: BatchExport): Record<string, unknown> {
   return {
