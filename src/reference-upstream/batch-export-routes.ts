@@ -120,6 +120,15 @@ export function deleteBatchExport(ctx: RouteContext): Reply {
   const now = store.nowMicros();
   exp.deleted = true;
   exp.lastUpdatedAtMicros = now;
+  // Its running backfills are cancelled too (tests/api/test_delete.py, test_delete_batch_export_cancels_backfills).
+  for (const backfill of store.batchExports.backfills.values()) {
+    if (
+      backfill.batchExportId !== exp.id ||
+      (backfill.status !== 'Running' && backfill.status !== 'Starting')
+    )
+      continue;
+    Object.assign(backfill, { status: 'Cancelled', finishedAtMicros: now, lastUpdatedAtMicros: now });
+  }
   // A soft delete is a save: ModelActivityMixin logs it as `updated` (posthog/models/activity_logging/model_activity.py).
   logBatchExportActivity(store, key.userId, exp, 'updated', batchExportChanges(before, exp), now);
   return empty(204);

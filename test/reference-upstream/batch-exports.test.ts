@@ -460,6 +460,11 @@ describe('batch exports, posthog-2026 dialect', () => {
     expect((await rest(upstream, 'DELETE', `${EXPORTS}${S3}/`)).status).toBe(404);
     expect((await rest(upstream, 'GET', EXPORTS)).body.count).toBe(5);
     expect(upstream.store.batchExports.exports.get(S3)!.deleted).toBe(true);
+    const backfills = [...upstream.store.batchExports.backfills.values()].filter(
+      (b) => b.batchExportId === S3,
+    );
+    expect(backfills.filter((b) => b.status === 'Running' || b.status === 'Starting')).toEqual([]);
+    expect(backfills.filter((b) => b.status === 'Cancelled').length).toBe(2);
     const entry = upstream.store.activity.at(-1)!;
     expect(entry).toMatchObject({ scope: 'BatchExport', activity: 'updated', item_id: S3 });
   });
