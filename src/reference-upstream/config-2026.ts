@@ -4,7 +4,8 @@
 // whether the plugin migrates, a create makes a hog function instead (posthog/cdp/legacy_plugins,
 // hog_function_from_plugin_config) and answers the unsaved config, an update logs only
 // `config_updated` and `enabled`/`disabled`, and DELETE only disables.
-import { serverError, validationError } from './api-error.ts';
+import { permissionDenied, serverError, validationError } from './api-error.ts';
+import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
 import { SECRET_MASK } from './dialect.ts';
 import { validateHogWrite } from './hog-function-write.ts';
 import { HOG_TEMPLATES, legacyTemplateId } from './hog-seed.ts';
@@ -170,4 +171,10 @@ export function deleteConfig2026(store: Store, config: DestinationConfig | undef
   config.enabled = false;
   config.updatedAtMicros = store.nowMicros();
   return empty(204);
+}
+
+// products/cdp/backend/api/plugin.py, PluginConfigViewSet.activity and .migrate: in no scope list
+// (posthog/permissions.py), so a personal API key never reaches them.
+export function refuseToPersonalKeys(): Reply {
+  throw permissionDenied(CUSTOM_ACTION_REFUSED_2026);
 }

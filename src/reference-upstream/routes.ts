@@ -4,6 +4,7 @@
 // server.ts before it runs, in the order PostHog applies them.
 import { bookmark, importantChanges, listActivity } from './activity-routes.ts';
 import { BATCH_EXPORT_ROUTES } from './batch-export-route-table.ts';
+import { refuseToPersonalKeys } from './config-2026.ts';
 import {
   configFrontend,
   createConfig,
@@ -149,6 +150,20 @@ export const ROUTES: Route[] = [
     projectScoped: true,
     methods: { GET: { scope: 'plugin:read', custom: true, handle: configFrontend } },
   },
+  // PluginConfigViewSet's activity and migrate: in no scope list, so refused to every personal key.
+  ...['activity', 'migrate'].map((action) => ({
+    pattern: route(`${CONFIGS}/(?<id>[^/.]+)/${action}`),
+    legacy: true as const,
+    dialects: ONLY_2026,
+    projectScoped: true,
+    methods: {
+      [action === 'activity' ? 'GET' : 'POST']: {
+        scope: 'plugin:read',
+        custom: true,
+        handle: refuseToPersonalKeys,
+      },
+    },
+  })),
   {
     pattern: route(`${CONFIGS}/(?<id>[^/.]+)/job`),
     legacy: true,

@@ -36,6 +36,11 @@ describe('PostHog 2026: what changed on the legacy routes', () => {
     const job = await rest(upstream, 'POST', `${CONFIGS}1/job/`, { json: { job: { type: 'x' } } });
     expect([job.status, job.body.detail]).toEqual([404, 'Endpoint not found.']);
     for (const key of ['phx_full', 'phx_legacy']) {
+      // PluginConfigViewSet's activity and migrate actions are in no scope list either.
+      const activity = await rest(upstream, 'GET', `${CONFIGS}1/activity/`, { key });
+      expect([activity.status, activity.body.detail]).toEqual([403, REFUSED]);
+      const migrate = await rest(upstream, 'POST', `${CONFIGS}1/migrate/`, { key });
+      expect([migrate.status, migrate.body.detail]).toEqual([403, REFUSED]);
       const frontend = await rest(upstream, 'GET', `${CONFIGS}1/frontend/`, { key });
       expect([frontend.status, frontend.body.detail]).toEqual([403, REFUSED]);
       const rearrange = await rest(upstream, 'PATCH', `${CONFIGS}rearrange/`, { key, json: { orders: {} } });
