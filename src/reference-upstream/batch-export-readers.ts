@@ -1,6 +1,7 @@
 // DRF's field readers as BatchExportSerializer's fields use them (CharField, ChoiceField,
 // BooleanField, IntegerField, DateTimeField, ListField of CharField, the timezone ChoiceField): a
 // value, or the field's errors as DRF words and codes them.
+import { ApiError } from './api-error.ts';
 import type { ErrorTree, FieldError } from './hog-errors.ts';
 import { fieldError, listed } from './hog-errors.ts';
 
@@ -168,4 +169,29 @@ export function timezone(value: unknown): Outcome<string> {
   } catch {
     return err(`"${name}" is not a valid choice.`, 'invalid_choice');
   }
+}
+
+/**
+ * drf-exceptions-hog's answer for a serializer's errors: the first error, its keys joined by
+ * "__" (`attr` null only when the whole key is non_field_errors or __all__, so a nested
+ * serializer's own error reads `destination__non_field_errors`), code `invalid` as invalid_input.
+ */
+export function exceptionsHogError(tree: ErrorTree): ApiError {
+  const path: string[] = [];
+  let node: FieldError | FieldError[] | ErrorTree = tree;
+  while (!Array.isArray(node) && !('detail' in node && 'code' in node)) {
+    const first: [string, FieldError | FieldError[] | ErrorTree] = Object.entries(node as ErrorTree)[0]!;
+    path.push(first[0]);
+    node = first[1];
+  }
+  const leaf = (Array.isArray(node) ? node[0] : node) as FieldError;
+  const joined = path.join('__');
+  const attr = joined === '' || joined === 'non_field_errors' || joined === '__all__' ? null : joined;
+  return new ApiError(
+    400,
+    'validation_error',
+    leaf.code === 'invalid' ? 'invalid_input' : leaf.code,
+    leaf.detail,
+    attr,
+  );
 }

@@ -8,11 +8,10 @@ import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
 import { batchExportChanges, logBatchExportActivity } from './batch-export-activity.ts';
 import { backfillRecord } from './batch-export-history.ts';
 import type { BatchExport } from './batch-export-model.ts';
-import { boolean } from './batch-export-readers.ts';
+import { boolean, exceptionsHogError } from './batch-export-readers.ts';
 import { newExport } from './batch-export-seed.ts';
 import { serializeBatchExport } from './batch-export-view.ts';
 import { applyWrite, validateExportWrite } from './batch-export-write.ts';
-import { hogValidationError } from './hog-errors.ts';
 import { limitOffsetPage } from './pagination.ts';
 import { empty, ok, type Reply, type RouteContext } from './reply.ts';
 import { seededUuid } from './seed.ts';
@@ -156,7 +155,7 @@ export function unpauseBatchExport(ctx: RouteContext): Reply {
   // BatchExportUnpauseRequestSerializer is validated before the export is looked up.
   const given = ctx.body.data.backfill;
   const backfill = given === undefined ? false : boolean(given);
-  if (typeof backfill !== 'boolean') throw hogValidationError({ backfill: backfill.errors });
+  if (typeof backfill !== 'boolean') throw exceptionsHogError({ backfill: backfill.errors });
   const exp = requireExport(ctx);
   if (exp.paused) {
     const before = { ...exp };

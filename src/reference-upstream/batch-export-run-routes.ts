@@ -8,9 +8,10 @@ import { notFound, validationError } from './api-error.ts';
 import { backfillRecord } from './batch-export-history.ts';
 import { type BatchExportRun, RUN_STATUSES } from './batch-export-model.ts';
 import { orderedCursorPage, orderingOf } from './batch-export-paging.ts';
+import { exceptionsHogError } from './batch-export-readers.ts';
 import { nextBatchExportUuid, UUID } from './batch-export-routes.ts';
 import { runsOf, serializeRun } from './batch-export-view.ts';
-import { fieldError, hogValidationError } from './hog-errors.ts';
+import { fieldError } from './hog-errors.ts';
 import { relativeDateParse } from './relative-date.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
 
@@ -25,7 +26,7 @@ function statusFilter(query: URLSearchParams): string[] {
   const statuses = query.getAll('status');
   statuses.forEach((s, i) => {
     if (!(RUN_STATUSES as readonly string[]).includes(s))
-      throw hogValidationError({
+      throw exceptionsHogError({
         status: { [i]: [fieldError(`"${s}" is not a valid choice.`, 'invalid_choice')] },
       });
   });

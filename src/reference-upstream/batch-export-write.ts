@@ -7,7 +7,8 @@ import { serverError } from './api-error.ts';
 import { recursiveMerge } from './batch-export-destination.ts';
 import { type ExportFields, readExportFields, type WriteContext } from './batch-export-fields.ts';
 import type { BatchExport } from './batch-export-model.ts';
-import { type ErrorTree, fieldError, hogValidationError, listed } from './hog-errors.ts';
+import { exceptionsHogError } from './batch-export-readers.ts';
+import { type ErrorTree, fieldError, listed } from './hog-errors.ts';
 
 export interface ValidatedWrite {
   fields: ExportFields;
@@ -21,13 +22,13 @@ const only = (name: string, model: string, actual: string | null): ErrorTree => 
 
 export function validateExportWrite(ctx: WriteContext): ValidatedWrite {
   const { fields, errors } = readExportFields(ctx);
-  if (Object.keys(errors).length > 0) throw hogValidationError(errors);
+  if (Object.keys(errors).length > 0) throw exceptionsHogError(errors);
   const result: ValidatedWrite = { fields };
   const offsetError = intervalOffset(ctx, fields, result);
-  if (offsetError) throw hogValidationError(offsetError);
+  if (offsetError) throw exceptionsHogError(offsetError);
   const model = ctx.instance === null ? (fields.model ?? 'events') : ctx.instance.model;
   if (fields.destination?.type === 'HTTP' && model !== 'events')
-    throw hogValidationError({
+    throw exceptionsHogError({
       non_field_errors: listed(fieldError('HTTP batch exports only support the events model')),
     });
   const attributes: [string, unknown, string][] = [
@@ -39,17 +40,17 @@ export function validateExportWrite(ctx: WriteContext): ValidatedWrite {
   ];
   for (const [name, value, supported] of attributes)
     if (value !== undefined && value !== null && model !== supported)
-      throw hogValidationError(only(name, supported, model));
+      throw exceptionsHogError(only(name, supported, model));
   if (model === 'hogql') {
     const query = fields.hogqlQuery !== undefined ? fields.hogqlQuery : (ctx.instance?.hogqlQuery ?? null);
     if (query === null)
-      throw hogValidationError({
+      throw exceptionsHogError({
         hogql_query: fieldError("'hogql_query' is required when 'model' is 'hogql'"),
       });
     const mode = fields.incrementalMode ?? ctx.instance?.incrementalMode;
     const key = fields.primaryKey !== undefined ? fields.primaryKey : (ctx.instance?.primaryKey ?? null);
     if (mode === 'MERGE' && !key?.length)
-      throw hogValidationError({
+      throw exceptionsHogError({
         primary_key: fieldError("'primary_key' is required when 'incremental_mode' is 'MERGE'"),
       });
   }

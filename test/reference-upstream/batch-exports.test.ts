@@ -296,7 +296,7 @@ describe('batch exports, posthog-2026 dialect', () => {
     ],
     [
       { destination: { type: 'AwsS3', integration_id: 1, config: { bucket_name: 'b' } } },
-      'destination',
+      'destination__non_field_errors',
       "Configuration missing required field: 'region'",
     ],
     [
@@ -306,6 +306,11 @@ describe('batch exports, posthog-2026 dialect', () => {
     ],
     [{ destination: { type: 'Kafka', config: {} } }, 'destination__type', '"Kafka" is not a valid choice.'],
     [{ name: '' }, 'name', 'This field may not be blank.'],
+    [
+      { destination: 'AwsS3' },
+      'destination__non_field_errors',
+      'Invalid data. Expected a dictionary, but got str.',
+    ],
     [{ interval: 'month' }, 'interval', '"month" is not a valid choice.'],
     [
       { interval: 'day', offset_day: 2 },
