@@ -122,6 +122,18 @@ describe('batch export runs and backfills, posthog-2026 dialect', () => {
     expect([...starts].sort().reverse()).toEqual(starts);
   });
 
+  it("answers an empty page for an unknown export, keeps a deleted one's runs, and 404 for a bad cursor", async () => {
+    const unknown = await rest(upstream, 'GET', `${EXPORTS}/${exportId(99)}/runs/`);
+    expect([unknown.status, unknown.body]).toEqual([200, { next: null, previous: null, results: [] }]);
+    await rest(upstream, 'DELETE', `${EXPORTS}/${S3}/`);
+    expect((await rest(upstream, 'GET', RUNS)).body.results).toHaveLength(100);
+    const bad = await rest(upstream, 'GET', `${RUNS}?cursor=abc`);
+    expect([bad.status, bad.body.detail]).toEqual([404, 'Invalid cursor']);
+    const before = await allPages(`${RUNS}?after=-30d&before=-20d`);
+    const ids = before.flatMap((p) => p.results.map((r: { id: string }) => r.id));
+    expect(ids.length).toBe(runsOf(S3).filter((r) => inWindow(r, 30) && !inWindow(r, 20)).length);
+  });
+
   it('retrieves a run inside the window only, unless `after` widens it', async () => {
     const old = runsOf(S3).find((r) => !inWindow(r, 10) && inWindow(r, 20))!;
     const recent = runsOf(S3).find((r) => inWindow(r, 1) && r.status === 'Completed')!;
