@@ -18,6 +18,10 @@ export const HOG_FUNCTION_ID_PATTERN = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 const PROJECT_ID = new RegExp(`^(?:${PROJECT_ID_PATTERN})$`);
 const CONFIG_ID = new RegExp(`^${CONFIG_ID_PATTERN}$`);
 
+/**
+ * A project id in its one spelling: `001` is project `1` (PostHog reads it so), and is `1` in every
+ * global id, cursor, path, wake-up and cache key the gateway makes from it.
+ */
 export function validateProjectId(projectId: string): string {
   if (!PROJECT_ID.test(projectId)) {
     throw badUserInput(
@@ -25,8 +29,12 @@ export function validateProjectId(projectId: string): string {
       { field: 'projectId' },
     );
   }
-  return projectId;
+  return canonicalProjectId(projectId);
 }
+
+/** `@current` as it is; an integer without leading zeros. */
+export const canonicalProjectId = (projectId: string) =>
+  projectId === CURRENT_PROJECT ? projectId : projectId.replace(/^0+(?=\d)/, '');
 
 export function validateConfigId(id: number, field = 'databaseId'): number {
   if (!Number.isInteger(id) || id < 1 || id > MAX_CONFIG_ID) {

@@ -84,7 +84,7 @@ export class BatchExports {
         query: { limit, offset },
         parseAnswer: false,
       });
-      const page = normalizeOffsetPage(answer, (raw) => normalizeBatchExport(raw, projectId));
+      const page = normalizeOffsetPage(answer, (raw) => normalizeBatchExport(raw, projectId), offset);
       return page;
     }, jsonKey);
     return this.pageLoader.load(key);

@@ -89,8 +89,10 @@ export class ConfigLists {
       query: { limit, offset },
       parseAnswer: false,
     });
-    const page = normalizeOffsetPage(answer, (raw) =>
-      this.currentProject.learnFrom(normalizeConfig(raw, projectId, 'list')),
+    const page = normalizeOffsetPage(
+      answer,
+      (raw) => this.currentProject.learnFrom(normalizeConfig(raw, projectId, 'list')),
+      offset,
     );
     this.listed.add(projectId, page);
     if (projectId === CURRENT_PROJECT) this.currentProject.learnFromPage(page);

@@ -39,7 +39,7 @@ export class HogFunctionTemplates {
         query: { limit, offset, types: types?.length ? types.join(',') : undefined },
         parseAnswer: false,
       });
-      return normalizeOffsetPage(answer, normalizeHogFunctionTemplate);
+      return normalizeOffsetPage(answer, normalizeHogFunctionTemplate, offset);
     }, jsonKey);
     return this.pageLoader.load(key);
   }

@@ -85,7 +85,7 @@ export class HogFunctions {
         },
         parseAnswer: false,
       });
-      return normalizeOffsetPage(answer, (raw) => normalizeHogFunction(raw, projectId));
+      return normalizeOffsetPage(answer, (raw) => normalizeHogFunction(raw, projectId), offset);
     }, jsonKey);
     return this.pageLoader.load(key);
   }

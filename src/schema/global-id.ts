@@ -96,6 +96,8 @@ export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const text = Buffer.from(id, 'base64').toString('utf8');
   // Only the canonical encoding is accepted: no second spelling of the same id.
   if (Buffer.from(text, 'utf8').toString('base64') !== id) throw invalid();
+  // One spelling: a project id is written without leading zeros (as the gateway writes it).
+  if (/^0\d/.test(text.split(':')[1] ?? '')) throw invalid();
   const project = PROJECT.exec(text);
   if (project) return { typename: 'Project', projectId: project[1]! };
   const config = CONFIG.exec(text);

@@ -144,7 +144,7 @@ async function logConnection(
   let before: string | null = null;
   if (args.after != null) {
     await ready;
-    const [timestamp] = decodeCursor(args.after, named.name, 'after');
+    const [timestamp] = decodeCursor(args.after, named.name, 'after', 1);
     if (typeof timestamp !== 'string' || Number.isNaN(Date.parse(timestamp))) throw invalidCursor('after');
     before = timestamp;
   }

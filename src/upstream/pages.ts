@@ -1,8 +1,7 @@
 // A list answer as a page: its entries over the answer's scanned bytes (page-scan.ts), and the
 // list's place (count, next and previous) read from the members around them.
-import { malformedUpstreamBody } from '../errors/codes.ts';
+import { codedError, malformedUpstreamBody } from '../errors/codes.ts';
 import { cursorFromLink, offsetFromLink } from './links.ts';
-import { int } from './normalize.ts';
 import { type ScannedPage, scanPage } from './page-scan.ts';
 
 /**
@@ -131,14 +130,32 @@ function scanAnswer(answer: { chunks: readonly Buffer[] }, needed: readonly stri
   return scanned;
 }
 
-/** An offset page from its answer's bytes. */
+/** More items than any list of one project holds: a count past it is the upstream's mistake. */
+export const MAX_LIST_COUNT = 10_000_000;
+
+/**
+ * An offset page from its answer's bytes, read at `offset`. Its `count` becomes a connection's
+ * totalCount, so it must be a count this page could belong to: a whole number, at least the
+ * items up to this page's end, at most MAX_LIST_COUNT; anything else fails the list.
+ */
 export function normalizeOffsetPage<T>(
   answer: { chunks: readonly Buffer[] },
   item: (raw: unknown) => T,
+  offset = 0,
 ): OffsetPage<T> {
   const scanned = scanAnswer(answer, ['count', 'next']);
   const { count, next } = scanned.members;
-  return new OffsetPage(scanned, item, int(count) ?? scanned.size, offsetFromLink(next)?.offset ?? null);
+  const total = count === undefined || count === null ? offset + scanned.size : count;
+  if (
+    !Number.isSafeInteger(total) ||
+    (total as number) < offset + scanned.size ||
+    (total as number) > MAX_LIST_COUNT
+  )
+    throw codedError(
+      'UPSTREAM_ERROR',
+      `The upstream's list count (${String(count).slice(0, 20)}) cannot be right for a page of ${scanned.size} items at offset ${offset}: the list is not answered.`,
+    );
+  return new OffsetPage(scanned, item, total as number, offsetFromLink(next)?.offset ?? null);
 }
 
 /** A cursor page from its answer's bytes. */

@@ -73,7 +73,7 @@ describe('hog function templates, posthog-2026 dialect', () => {
       inputsSchema: [
         expect.objectContaining({
           key: 'slack_workspace',
-          type: 'integration',
+          type: 'string',
           secret: true,
           required: true,
         }),
@@ -131,7 +131,7 @@ describe('hog function templates, posthog-2026 dialect', () => {
       /No template found for id 'template-nope'.*hogFunctionTemplates/,
     );
     const missing = await h.gql(
-      'mutation { createHogFunction(input: {projectId: "1", templateId: "template-slack", inputs: {slack_workspace: {value: 1}}}) { hogFunction { id } } }',
+      'mutation { createHogFunction(input: {projectId: "1", templateId: "template-slack", inputs: {slack_workspace: {value: "xoxb-token"}}}) { hogFunction { id } } }',
     );
     expect(missing.body.errors[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',

@@ -23,7 +23,7 @@ export async function arrayConnection<T>(
   // The cursors are checked before the list is read: a bad one costs no upstream call.
   await ready;
   const position = (cursor: string, argument: string) =>
-    indexField(decodeCursor(cursor, named.name, argument)[0], argument);
+    indexField(decodeCursor(cursor, named.name, argument, 1)[0], argument);
   let start = args.after != null ? position(args.after, 'after') + 1 : 0;
   const before = args.before != null ? position(args.before, 'before') : null;
   const all = await items();

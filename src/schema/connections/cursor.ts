@@ -40,7 +40,7 @@ interface Walk<T> {
 }
 
 function decodePosition(list: string, cursor: string, argument: string): Position {
-  const fields = decodeCursor(cursor, list, argument);
+  const fields = decodeCursor(cursor, list, argument, 3);
   const [upstreamCursor, index, entryId] = fields;
   if (fields.length !== 3) throw invalidCursor(argument);
   if (

@@ -21,7 +21,13 @@ export const invalidCursor = (argument: string, why = 'is not a cursor of this c
  * The fields of a cursor of `list`. `list` is compared whole, so a cursor of another connection,
  * project or filter set fails here; the caller checks the fields' own shapes.
  */
-export function decodeCursor(cursor: string, list: string, argument: string): CursorField[] {
+export function decodeCursor(
+  cursor: string,
+  list: string,
+  argument: string,
+  /** How many fields a cursor of this list has: one more (or fewer) is not one of its cursors. */
+  fieldCount?: number,
+): CursorField[] {
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) {
     throw invalidCursor(argument);
   }
@@ -34,10 +40,13 @@ export function decodeCursor(cursor: string, list: string, argument: string): Cu
   } catch {
     throw invalidCursor(argument);
   }
+  // One spelling: exactly the text encodeCursor writes (no `1e3` for 1000, no added spaces).
+  if (JSON.stringify(parsed) !== text) throw invalidCursor(argument);
   if (!Array.isArray(parsed) || typeof parsed[0] !== 'string') throw invalidCursor(argument);
   if (parsed[0] !== list)
     throw invalidCursor(argument, 'is a cursor of another list (other project or filters)');
   const fields = parsed.slice(1);
+  if (fieldCount !== undefined && fields.length !== fieldCount) throw invalidCursor(argument);
   if (!fields.every((f) => f === null || typeof f === 'string' || typeof f === 'number')) {
     throw invalidCursor(argument);
   }

@@ -16,7 +16,7 @@ import {
 import { decodeCursor, indexField } from './cursors.ts';
 
 async function offsetOf(list: ListName, cursor: string, argument: string): Promise<number> {
-  return indexField(decodeCursor(cursor, await list(), argument)[0], argument);
+  return indexField(decodeCursor(cursor, await list(), argument, 1)[0], argument);
 }
 
 export async function offsetConnection<T>(
