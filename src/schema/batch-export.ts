@@ -154,7 +154,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: BatchExportRef,
       nullable: true,
       description: needsScopes(
-        'The project’s batch exports (GET …/batch_exports/), both ways, newest first. An upstream without batch exports (PostHog before them) lists none.',
+        'The project’s batch exports (GET …/batch_exports/), both ways, newest first. An upstream without batch exports (PostHog before them) answers UPSTREAM_UNSUPPORTED; Project.destinations then lists the other kinds without an error. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
         'batch_export:read',
       ),
       resolve: (project, args, ctx) => {

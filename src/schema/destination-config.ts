@@ -209,7 +209,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: DestinationConfigRef,
       nullable: true,
       description: needsScopes(
-        'The project’s legacy plugin configs in PostHog’s order (GET …/pipeline_destination_configs/): first/after and last/before over its limit/offset list. Against a PostHog that retired the route it answers UPSTREAM_UNSUPPORTED.',
+        'The project’s legacy plugin configs in PostHog’s order (GET …/pipeline_destination_configs/): first/after and last/before over its limit/offset list. Against a PostHog that retired the route it answers UPSTREAM_UNSUPPORTED. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
         'plugin:read',
       ),
       resolve: (project, args, ctx) =>

@@ -107,7 +107,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: HogFunctionTemplateRef,
       nullable: true,
       description: needsScopes(
-        'The templates a hog function can be made from (GET …/hog_function_templates/), both ways. PostHog lists destination templates unless `types` says otherwise, and never deprecated ones.',
+        'The templates a hog function can be made from (GET …/hog_function_templates/), both ways. PostHog lists destination templates unless `types` says otherwise, and never deprecated ones. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
         'hog_function:read',
       ),
       args: {

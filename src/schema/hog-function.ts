@@ -224,7 +224,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: HogFunctionRef,
       nullable: true,
       description: needsScopes(
-        'The project’s hog functions of every type (GET …/hog_functions/), both ways: destinations, transformations, sources, site apps. types, enabled and search go to the upstream’s filters; deleted functions are left out.',
+        'The project’s hog functions of every type (GET …/hog_functions/), both ways: destinations, transformations, sources, site apps. types, enabled and search go to the upstream’s filters; deleted functions are left out. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
         'hog_function:read',
       ),
       args: {

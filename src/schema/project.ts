@@ -72,7 +72,7 @@ builder.queryFields((t) => ({
       type: ProjectRef,
       nullable: true,
       description: needsScopes(
-        'The projects the caller’s key can see (GET /api/projects/), both ways: first/after forward, last/before backward; null with FORBIDDEN when the key lacks project:read.',
+        'The projects the caller’s key can see (GET /api/projects/), both ways: first/after forward, last/before backward; null with FORBIDDEN when the key lacks project:read. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
         'project:read',
       ),
       resolve: (_root, args, ctx) =>
