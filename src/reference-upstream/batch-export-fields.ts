@@ -93,7 +93,8 @@ export function readExportFields(ctx: WriteContext): { fields: ExportFields; err
   fields.hogqlModifiers = read('hogql_modifiers', false, (v) =>
     v === null || (typeof v === 'object' && !Array.isArray(v))
       ? (v as Record<string, unknown> | null)
-      : err('Value must be valid JSON.'),
+      : // HogQLModifiersField: pydantic's message for a value that is not an object.
+        err('Input should be a valid dictionary or instance of HogQLQueryModifiers'),
   );
   fields.primaryKey = read('primary_key', false, stringList);
   fields.versionKey = read('version_key', false, stringList);
