@@ -1,9 +1,20 @@
 // Apollo Client's normalized cache against the gateway: relayStylePagination pages through every
 // config (forward) and all activity (forward, then backward), and a mutation through an id read
 // under "1" shows in a list read under "@current" from the cache alone (one id per object).
-import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client/core';
+// Against today's PostHog, fetchMore pages batch exports and the destinations of all three kinds
+// to the end; a batch export is one cache record whichever list read it.
+import { readFileSync } from 'node:fs';
+import {
+  ApolloClient,
+  type DocumentNode,
+  gql,
+  HttpLink,
+  InMemoryCache,
+  type OperationVariables,
+} from '@apollo/client/core';
 import { relayStylePagination } from '@apollo/client/utilities';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSchema, isAbstractType } from 'graphql';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness.ts';
 
 const CONFIGS = gql`
@@ -168,10 +179,40 @@ const DESTINATIONS = gql`
       id
       destinations(first: 40, after: $after) {
         totalCount
-        edges { cursor node { __typename id name ... on HogFunction { type } ... on DestinationConfig { databaseId } } }
+        edges {
+          cursor
+          node {
+            __typename
+            id
+            name
+            enabled
+            ... on HogFunction { type }
+            ... on DestinationConfig { databaseId }
+            ... on BatchExport { uuid paused destinationType }
+          }
+        }
         pageInfo { hasNextPage endCursor }
       }
     }
+  }
+`;
+
+const BATCH_EXPORTS = gql`
+  query BatchExports($first: Int, $after: String) {
+    project(projectId: "1") {
+      id
+      batchExports(first: $first, after: $after) {
+        totalCount
+        edges { cursor node { id uuid name interval paused enabled } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`;
+
+const PAUSE = gql`
+  mutation Pause($id: ID!) {
+    pauseBatchExport(input: { id: $id }) { batchExport { id paused enabled } }
   }
 `;
 
@@ -199,8 +240,80 @@ interface Page<N> {
   };
 }
 
-type DestinationsData = { project: { destinations: Page<{ id: string }> } };
+interface DestinationNode {
+  __typename: 'HogFunction' | 'DestinationConfig' | 'BatchExport';
+  id: string;
+  enabled: boolean;
+  uuid?: string;
+  paused?: boolean;
+  destinationType?: string;
+}
+interface BatchExportNode {
+  id: string;
+  uuid: string;
+  paused: boolean;
+  enabled: boolean;
+}
+type DestinationsData = { project: { destinations: Page<DestinationNode> } };
+type BatchExportsData = { project: { batchExports: Page<BatchExportNode> } };
 type HogFunctionsData = { project: { hogFunctions: Page<{ id: string }> } };
+
+const EXPORTS = '/api/projects/1/batch_exports/';
+const HOG_FUNCTION_LIST = '/api/projects/1/hog_functions/';
+
+/** Every interface and union of schema.graphql with the object types that implement it, as Apollo's possibleTypes. */
+function possibleTypesOf(sdl: string): Record<string, string[]> {
+  const schema = buildSchema(sdl);
+  return Object.fromEntries(
+    Object.values(schema.getTypeMap())
+      .filter(isAbstractType)
+      .map((type) => [type.name, schema.getPossibleTypes(type).map((t) => t.name)]),
+  );
+}
+const POSSIBLE_TYPES = possibleTypesOf(
+  readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'),
+);
+
+/**
+ * Pages a watched query to the end as a "load more" button does: fetchMore with the last page's
+ * endCursor, relayStylePagination merging each page into the one list the cache holds.
+ */
+async function pageToEnd<T>(
+  client: ApolloClient,
+  query: DocumentNode,
+  variables: OperationVariables,
+  connection: (data: T) => Page<unknown>,
+): Promise<{ merged: T; pages: number }> {
+  const watched = client.watchQuery<T>({ query, variables });
+  let subscription: { unsubscribe(): void } | undefined;
+  const first = new Promise<T>((resolve, reject) => {
+    subscription = watched.subscribe({
+      next: (result) => {
+        if (result.dataState === 'complete') resolve(result.data as T);
+      },
+      error: reject,
+    });
+  });
+  try {
+    let page = connection(await first);
+    let pages = 1;
+    while (page.pageInfo.hasNextPage) {
+      const more = await watched.fetchMore({ variables: { after: page.pageInfo.endCursor } });
+      page = connection(more.data as T);
+      pages++;
+    }
+    // What the cache holds for the field: every page, merged.
+    return { merged: client.readQuery<T>({ query, variables })!, pages };
+  } finally {
+    subscription?.unsubscribe();
+  }
+}
+
+/** The normalized cache's records, by key (`<__typename>:<id>`). */
+const recordsIn = (client: ApolloClient) => client.cache.extract() as Record<string, Record<string, unknown>>;
+/** The keys of one type's records: one a normalized object. */
+const recordsOf = (client: ApolloClient, typename: string) =>
+  Object.keys(recordsIn(client)).filter((key) => key.startsWith(`${typename}:`));
 
 describe('Apollo Client against today’s PostHog (posthog-2026)', () => {
   let h: Harness;
@@ -208,38 +321,127 @@ describe('Apollo Client against today’s PostHog (posthog-2026)', () => {
     h = await startHarness({ dialect: 'posthog-2026' });
   });
   afterAll(() => h.close());
+  // The pause below changes the seed; each case starts from it with an empty request log.
+  beforeEach(() => h.reset());
 
   const newClient = () =>
     new ApolloClient({
       link: new HttpLink({ uri: h.url, headers: { authorization: 'Bearer phx_full' }, fetch }),
       cache: new InMemoryCache({
-        possibleTypes: { Destination: ['HogFunction', 'DestinationConfig'] },
+        possibleTypes: POSSIBLE_TYPES,
         typePolicies: {
-          Project: { fields: { destinations: relayStylePagination(), hogFunctions: relayStylePagination() } },
+          Project: {
+            fields: {
+              destinations: relayStylePagination(),
+              hogFunctions: relayStylePagination(),
+              batchExports: relayStylePagination(),
+            },
+          },
         },
       }),
     });
 
-  it('pages through every destination of both kinds with relayStylePagination', async () => {
+  it('builds possibleTypes with BatchExport a Destination and a Node', () => {
+    expect(POSSIBLE_TYPES.Destination?.sort()).toEqual(['BatchExport', 'DestinationConfig', 'HogFunction']);
+    expect(POSSIBLE_TYPES.Node).toEqual(expect.arrayContaining(['BatchExport', 'BatchExportRun', 'Project']));
+  });
+
+  it('pages every batch export with fetchMore, one upstream list call a page', async () => {
     const client = newClient();
-    for (let after: string | null = null; ; ) {
-      const result: { data?: DestinationsData } = await client.query<DestinationsData>({
-        query: DESTINATIONS,
-        variables: { after },
-        fetchPolicy: 'network-only',
-      });
-      const page = result.data!.project.destinations;
-      if (!page.pageInfo.hasNextPage) break;
-      after = page.pageInfo.endCursor;
-    }
-    const merged = client.readQuery<{ project: { destinations: Page<{ id: string; __typename: string }> } }>({
-      query: DESTINATIONS,
-      variables: {},
-    })!;
-    const nodes = merged.project.destinations.edges.map((e) => e.node);
-    expect(nodes).toHaveLength(merged.project.destinations.totalCount);
+    const { merged, pages } = await pageToEnd<BatchExportsData>(
+      client,
+      BATCH_EXPORTS,
+      { first: 2 },
+      (d) => d.project.batchExports,
+    );
+    const list = merged.project.batchExports;
+    expect(list.totalCount).toBe(6);
+    expect(pages).toBe(3);
+    expect(list.edges).toHaveLength(list.totalCount);
+    const ids = list.edges.map((e) => e.node.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { node } of list.edges) expect(node.enabled).toBe(!node.paused);
+    expect(recordsOf(client, 'BatchExport').sort()).toEqual(ids.map((id) => `BatchExport:${id}`).sort());
+    expect(h.upstreamCalls().map((c) => c.path)).toEqual([EXPORTS, EXPORTS, EXPORTS]);
+  });
+
+  it('pages every destination of all three kinds with fetchMore, batch exports last', async () => {
+    const client = newClient();
+    const { merged, pages } = await pageToEnd<DestinationsData>(
+      client,
+      DESTINATIONS,
+      {},
+      (d) => d.project.destinations,
+    );
+    const list = merged.project.destinations;
+    const nodes = list.edges.map((e) => e.node);
+    expect(pages).toBe(Math.ceil(list.totalCount / 40));
+    expect(nodes).toHaveLength(list.totalCount);
     expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
-    expect(new Set(nodes.map((n) => n.__typename))).toEqual(new Set(['HogFunction', 'DestinationConfig']));
+    // Hog functions, then configs, then batch exports: each kind one run of the list.
+    const kinds = nodes.map((n) => n.__typename);
+    expect(kinds.filter((k, i) => k !== kinds[i - 1])).toEqual([
+      'HogFunction',
+      'DestinationConfig',
+      'BatchExport',
+    ]);
+    const exports = nodes.filter((n) => n.__typename === 'BatchExport');
+    expect(exports).toHaveLength(6);
+    for (const n of exports) {
+      expect(n).toMatchObject({ uuid: expect.any(String), destinationType: expect.any(String) });
+      expect(n.enabled).toBe(!n.paused);
+    }
+    // One record a destination, none twice.
+    for (const kind of ['HogFunction', 'DestinationConfig', 'BatchExport']) {
+      expect(recordsOf(client, kind)).toHaveLength(kinds.filter((k) => k === kind).length);
+    }
+    // Each page reads each kind's list once.
+    expect(h.upstreamCalls({ path: HOG_FUNCTION_LIST })).toHaveLength(pages);
+    expect(h.upstreamCalls({ path: EXPORTS })).toHaveLength(pages);
+  });
+
+  it('keeps one cache record for a batch export read through destinations and through batchExports', async () => {
+    const client = newClient();
+    const viaDestinations = await pageToEnd<DestinationsData>(
+      client,
+      DESTINATIONS,
+      {},
+      (d) => d.project.destinations,
+    );
+    const viaList = await pageToEnd<BatchExportsData>(
+      client,
+      BATCH_EXPORTS,
+      { first: 2 },
+      (d) => d.project.batchExports,
+    );
+    const fromDestinations = viaDestinations.merged.project.destinations.edges
+      .map((e) => e.node)
+      .filter((n) => n.__typename === 'BatchExport');
+    const fromList = viaList.merged.project.batchExports.edges.map((e) => e.node);
+    expect(fromDestinations.map((n) => n.id)).toEqual(fromList.map((n) => n.id));
+    expect(recordsOf(client, 'BatchExport')).toHaveLength(6);
+    // The one record holds the fields of both selections.
+    const target = fromList.find((n) => !n.paused)!;
+    expect(recordsIn(client)[`BatchExport:${target.id}`]).toMatchObject({
+      uuid: target.uuid,
+      destinationType: expect.any(String),
+      interval: expect.any(String),
+    });
+
+    // A pause through the id shows in both lists from the cache alone.
+    await client.mutate({ mutation: PAUSE, variables: { id: target.id } });
+    h.upstream.clearRequests();
+    const destinations = client.readQuery<DestinationsData>({ query: DESTINATIONS })!;
+    const list = client.readQuery<BatchExportsData>({ query: BATCH_EXPORTS, variables: { first: 2 } })!;
+    expect(destinations.project.destinations.edges.find((e) => e.node.id === target.id)!.node).toMatchObject({
+      paused: true,
+      enabled: false,
+    });
+    expect(list.project.batchExports.edges.find((e) => e.node.id === target.id)!.node).toMatchObject({
+      paused: true,
+      enabled: false,
+    });
+    expect(h.upstreamCalls()).toHaveLength(0);
   });
 
   it('pages hog functions forward, then backward, to the same 12', async () => {

@@ -1,10 +1,32 @@
 // The Relay compiler (its binary ships in the relay-compiler package) compiles the operations of
 // test/clients/relay/ against schema.graphql: @refetchable fragments, @connection pagination on
 // both connections, a mutation. The query texts it generates then run against the gateway with
-// no errors, the pagination and refetch queries included.
+// no errors, the pagination and refetch queries included; against today's PostHog they page the
+// batch exports both ways and the destinations of all three kinds to the end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness.ts';
 import { compileWithRelay } from './relay/compile.ts';
+
+const EXPORTS = '/api/projects/1/batch_exports/';
+
+interface Connection<N> {
+  totalCount: number;
+  edges: { node: N; cursor: string }[];
+  pageInfo: {
+    hasNextPage: boolean;
+    endCursor: string | null;
+    hasPreviousPage?: boolean;
+    startCursor?: string | null;
+  };
+}
+interface DestinationNode {
+  __typename: string;
+  id: string;
+  enabled: boolean;
+  uuid?: string;
+  paused?: boolean;
+  destinationType?: string;
+}
 
 describe('operations compiled by the Relay compiler', () => {
   let h: Harness;
@@ -26,6 +48,9 @@ describe('operations compiled by the Relay compiler', () => {
 
   it('generates every operation, and each runs against the gateway without errors', async () => {
     expect([...texts.keys()].sort()).toEqual([
+      'BatchExportScreenBatchExportsPaginationQuery',
+      'BatchExportScreenDestinationsPaginationQuery',
+      'BatchExportScreenQuery',
       'ClientScreenActivityPaginationQuery',
       'ClientScreenConfigActivityPaginationQuery',
       'ClientScreenConfigRefetchQuery',
@@ -118,5 +143,93 @@ describe('hog functions and destinations compiled by the Relay compiler, against
     const id = functions.node.hogFunctions.edges[0].node.id;
     const refetched = await run('HogFunctionScreenFunctionRefetchQuery', { id });
     expect(refetched.node).toMatchObject({ id, status: { name: expect.any(String) } });
+  });
+
+  /**
+   * Loads page after page from `page` on, as usePaginationFragment's loadNext (or loadPrevious,
+   * `backward`) does with the fragment's @refetchable query, until the connection says no more.
+   */
+  async function loadAll<N>(
+    query: string,
+    variables: (cursor: string) => Record<string, unknown>,
+    field: string,
+    page: Connection<N>,
+    backward = false,
+  ): Promise<{ nodes: N[]; pages: number }> {
+    const nodes = page.edges.map((e) => e.node);
+    let pages = 1;
+    const more = (p: Connection<N>) => (backward ? p.pageInfo.hasPreviousPage : p.pageInfo.hasNextPage);
+    while (more(page)) {
+      const cursor = backward ? page.pageInfo.startCursor : page.pageInfo.endCursor;
+      page = (await run(query, variables(cursor!))).node[field];
+      const got = page.edges.map((e) => e.node);
+      if (backward) nodes.unshift(...got);
+      else nodes.push(...got);
+      pages++;
+    }
+    return { nodes, pages };
+  }
+
+  it('pages batch exports both ways and destinations of all three kinds to the end with @connection', async () => {
+    h.reset();
+    const { project } = await run('BatchExportScreenQuery', { projectId: '1' });
+    // One batch export list for the screen's first page and one read whole for the destinations.
+    expect(h.upstreamCalls({ path: EXPORTS })).toHaveLength(2);
+    expect(project.batchExports.totalCount).toBe(6);
+    expect(project.batchExports.edges).toHaveLength(2);
+
+    h.upstream.clearRequests();
+    const exportsQuery = 'BatchExportScreenBatchExportsPaginationQuery';
+    const forward = await loadAll<DestinationNode>(
+      exportsQuery,
+      (after) => ({ id: project.id, first: 2, after, last: null, before: null }),
+      'batchExports',
+      project.batchExports,
+    );
+    expect(forward.pages).toBe(3);
+    expect(forward.nodes).toHaveLength(project.batchExports.totalCount);
+    expect(new Set(forward.nodes.map((n) => n.id)).size).toBe(6);
+    for (const n of forward.nodes) expect(n.enabled).toBe(!n.paused);
+    // One list call a page after the first.
+    expect(h.upstreamCalls({ path: EXPORTS })).toHaveLength(2);
+
+    const end = await run(exportsQuery, { id: project.id, first: null, last: 2 });
+    const backward = await loadAll<DestinationNode>(
+      exportsQuery,
+      (before) => ({ id: project.id, first: null, after: null, last: 2, before }),
+      'batchExports',
+      end.node.batchExports,
+      true,
+    );
+    expect(backward.nodes.map((n) => n.id)).toEqual(forward.nodes.map((n) => n.id));
+
+    const destinations = await loadAll<DestinationNode>(
+      'BatchExportScreenDestinationsPaginationQuery',
+      (cursor) => ({ id: project.id, count: 40, cursor }),
+      'destinations',
+      project.destinations,
+    );
+    expect(destinations.pages).toBe(Math.ceil(project.destinations.totalCount / 40));
+    expect(destinations.nodes).toHaveLength(project.destinations.totalCount);
+    expect(new Set(destinations.nodes.map((n) => n.id)).size).toBe(destinations.nodes.length);
+    const kinds = destinations.nodes.map((n) => n.__typename);
+    expect(kinds.filter((k, i) => k !== kinds[i - 1])).toEqual([
+      'HogFunction',
+      'DestinationConfig',
+      'BatchExport',
+    ]);
+    const exports = destinations.nodes.filter((n) => n.__typename === 'BatchExport');
+    expect(exports.map((n) => n.id)).toEqual(forward.nodes.map((n) => n.id));
+    for (const n of exports)
+      expect(n).toMatchObject({ uuid: expect.any(String), destinationType: expect.any(String) });
+
+    const onlyExports = await run('BatchExportScreenDestinationsPaginationQuery', {
+      id: project.id,
+      count: 40,
+      kinds: ['BATCH_EXPORT'],
+    });
+    expect(
+      onlyExports.node.destinations.edges.map((e: { node: DestinationNode }) => e.node.__typename),
+    ).toEqual(Array(6).fill('BatchExport'));
   });
 });
