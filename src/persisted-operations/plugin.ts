@@ -5,15 +5,18 @@
 // - An unknown id with no text is PERSISTED_QUERY_NOT_FOUND (APQ clients then send the text).
 // - Not in safelist mode: an APQ id with its text runs the text once the hash is checked, and
 //   is remembered once the text has parsed and validated within the limits (a memory bounded in
-//   entries and bytes per process), so the client's next request needs only the id. A text that
-//   fails to parse is never stored: 1,000 such registrations took RSS to 3.4 GB. With REDIS_URL
-//   registrations are shared by every process and outlive restarts (shared-state/apq-store.ts).
+//   entries and bytes per process: apq-limits.ts), so the client's next request needs only the
+//   id. A text that fails to parse is never stored: 1,000 such registrations took RSS to 3.4 GB.
+//   With REDIS_URL
+//   registrations are shared by every process and outlive restarts, within the same bounds for
+//   the whole fleet (shared-state/apq-store.ts).
 // - Safelist mode (PERSISTED_OPERATIONS_ONLY): only the manifest's documents run. Any other text
 //   is PERSISTED_QUERY_ONLY, and nothing is remembered. Either refusal is made before parsing,
 //   so it costs no upstream call.
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { badUserInput, codedError } from '../errors/codes.ts';
 import { BoundedCache, stringBytes } from '../limits/bounded-cache.ts';
+import { APQ_LIMITS } from './apq-limits.ts';
 import { type PersistedManifest, sha256 } from './manifest.ts';
 
 export interface PersistedOperationsOptions {
@@ -22,9 +25,6 @@ export interface PersistedOperationsOptions {
   /** Registrations shared with other processes (REDIS_URL): asked when this process knows no text. */
   shared?: { get(id: string): Promise<string | null>; set(id: string, text: string): void } | null;
 }
-
-/** APQ texts remembered per process when not in safelist mode: 1,000 texts, 16 MB at most. */
-const REMEMBERED_LIMITS = { maxEntries: 1_000, maxBytes: 16 * 1024 * 1024, maxItemBytes: 1024 * 1024 };
 
 type Params = GraphQLParams & { documentId?: unknown };
 
@@ -64,7 +64,7 @@ function withoutDocumentId(params: Params): GraphQLParams {
 }
 
 export function usePersistedOperations({ manifest, only, shared }: PersistedOperationsOptions): Plugin {
-  const remembered = new BoundedCache<string>(REMEMBERED_LIMITS, stringBytes);
+  const remembered = new BoundedCache<string>(APQ_LIMITS, stringBytes);
   /** APQ registrations waiting for their text to parse and validate. */
   const pending = new WeakMap<Request, { id: string; query: string }>();
   const documentOf = (id: string) => manifest?.document(id) ?? remembered.get(id);
