@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { authorizationOf } from './caller-key.ts';
-import { tooComplex } from './limits/too-complex.ts';
+import { upstreamTooLarge } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
 import { createLoaders, type KeptAcrossRequests, type Loaders } from './loaders/index.ts';
 import { requestIdOf } from './observability/request-id.ts';
@@ -136,7 +136,7 @@ export function createContext(
       deadline: Date.now() + deps.requestDeadlineMs,
       beforeCall: () => {
         if (calls.calls >= deps.maxUpstreamCalls) {
-          throw tooComplex('upstreamCalls', calls.calls + 1, deps.maxUpstreamCalls);
+          throw upstreamTooLarge(calls.calls + 1, deps.maxUpstreamCalls);
         }
         calls.calls++;
       },

@@ -7,6 +7,19 @@ export interface OperationEstimate {
   cost: number;
   /** The most upstream requests the operation may cause. */
   upstreamCalls: number;
+  /** For a refused operation: where it costs most, and what there would fit (computed on demand). */
+  advise?: (measure: 'cost' | 'upstreamCalls', limit: number) => LimitAdvice | null;
+}
+
+/** What to change so that an operation fits a limit. */
+export interface LimitAdvice {
+  /** The response path of the connection that costs most, e.g. `project.destinations`. */
+  path: string;
+  argument: 'first' | 'last';
+  /** Its size now. */
+  size: number;
+  /** The largest size there with which the operation fits; null when no size there is enough. */
+  fits: number | null;
 }
 
 /** Prices an operation with its raw variables; null when the variables do not coerce. */

@@ -105,11 +105,13 @@ export function useLimits(limits: Config['limits'], estimateOperation: EstimateO
       const figures = estimate(args);
       if (!figures) return;
       if (figures.upstreamCalls > limits.upstreamCalls) {
+        const advice = figures.advise?.('upstreamCalls', limits.upstreamCalls);
         setResultAndStopExecution({
-          errors: [tooComplex('upstreamCalls', figures.upstreamCalls, limits.upstreamCalls)],
+          errors: [tooComplex('upstreamCalls', figures.upstreamCalls, limits.upstreamCalls, advice)],
         });
       } else if (figures.cost > limits.cost) {
-        setResultAndStopExecution({ errors: [tooComplex('cost', figures.cost, limits.cost)] });
+        const advice = figures.advise?.('cost', limits.cost);
+        setResultAndStopExecution({ errors: [tooComplex('cost', figures.cost, limits.cost, advice)] });
       }
     },
   };

@@ -30,6 +30,7 @@ import type { EstimateOperation, OperationEstimate } from '../limits/estimate.ts
 import { TEMPLATE_SEARCH_PAGES } from '../loaders/hog-function-templates.ts';
 import { DEFAULT_PAGE_SIZE } from './connections/connection.ts';
 import { MAX_UPSTREAM_PAGES } from './connections/cursor.ts';
+import { adviseOn } from './cost-advice.ts';
 import { FIELDS_LISTS_LACK, selects } from './selection.ts';
 
 /** A walk's result: also the cross-links still to batch (per item of the nearest list above). */
@@ -75,10 +76,10 @@ const CONNECTIONS = new Set([
 export const DESTINATIONS_CALLS = 11;
 
 /** How many items a field returns at most; what is under it counts that many times. */
-function multiplierOf(typeName: string, fieldName: string, args: Args): number {
+function multiplierOf(typeName: string, fieldName: string, args: Args, override?: number): number {
   if (fieldName === 'nodes' && typeName === 'Query') return Array.isArray(args.ids) ? args.ids.length : 1;
   if (CONNECTIONS.has(`${typeName}.${fieldName}`)) {
-    const size = (args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number;
+    const size = override ?? ((args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number);
     return Math.max(0, size);
   }
   // Bounded lists: important changes answer at most 10 entries; rearrange reports every enabled
@@ -93,6 +94,21 @@ interface Walk {
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Args;
   isMutation: boolean;
+  /** A connection's size to price instead of its `first`/`last` (cost-advice.ts tries smaller ones). */
+  sizes?: ReadonlyMap<FieldNode, number>;
+  /** Where the walk records each connection it prices, for advice on a refused operation. */
+  sites?: Map<FieldNode, ConnectionSite>;
+}
+
+/** A connection in the operation, as priced: what it adds, by its `first` (or `last`). */
+export interface ConnectionSite {
+  node: FieldNode;
+  /** The response path, e.g. `project.destinations`. */
+  path: string;
+  argument: 'first' | 'last';
+  size: number;
+  cost: number;
+  upstreamCalls: number;
 }
 
 /** The requests a field makes itself, at worst. */
@@ -187,6 +203,7 @@ function fieldEstimate(
   parent: GraphQLObjectType,
   node: FieldNode,
   underProjects: boolean,
+  path: string,
 ): Estimate {
   const name = node.name.value;
   if (name.startsWith('__')) return ZERO;
@@ -198,19 +215,21 @@ function fieldEstimate(
   } catch {
     // Invalid arguments fail validation or execution on their own; count the defaults.
   }
+  const here = `${path}${path ? '.' : ''}${node.alias?.value ?? name}`;
   const below = node.selectionSet
     ? selectionEstimate(
         walk,
         getNamedType(field.type),
         node.selectionSet,
         underProjects || name === 'projects',
+        here,
       )
     : ZERO;
   if (isBatchedCrossLink(walk, parent.name, node)) {
     return { cost: 1 + below.cost, upstreamCalls: below.upstreamCalls, links: 1 + below.links };
   }
   const own = callsOf(walk, parent.name, name, args, underProjects);
-  const multiplier = multiplierOf(parent.name, name, args);
+  const multiplier = multiplierOf(parent.name, name, args, walk.sizes?.get(node));
   const estimate = {
     cost: 1 + multiplier * below.cost,
     upstreamCalls: own + multiplier * below.upstreamCalls,
@@ -221,7 +240,24 @@ function fieldEstimate(
     estimate.upstreamCalls += batchCalls(estimate.links);
     estimate.links = 0;
   }
+  if (walk.sites && CONNECTIONS.has(`${parent.name}.${name}`))
+    recordSite(walk.sites, node, here, args, estimate);
   return estimate;
+}
+
+/** Keeps the costliest pricing of a connection (a fragment may put it at several places). */
+function recordSite(
+  sites: Map<FieldNode, ConnectionSite>,
+  node: FieldNode,
+  path: string,
+  args: Args,
+  e: Estimate,
+) {
+  const known = sites.get(node);
+  if (known && known.upstreamCalls >= e.upstreamCalls && known.cost >= e.cost) return;
+  const argument = args.last != null && args.first == null ? 'last' : 'first';
+  const size = ((args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number) || 0;
+  sites.set(node, { node, path, argument, size, cost: e.cost, upstreamCalls: e.upstreamCalls });
 }
 
 function selectionEstimate(
@@ -229,13 +265,14 @@ function selectionEstimate(
   type: ReturnType<typeof getNamedType>,
   selectionSet: SelectionSetNode,
   underProjects: boolean,
+  path: string,
   visiting = new Set<string>(),
 ): Estimate {
   // An abstract type (Node) counts as the costliest of its object types.
   if (isAbstractType(type)) {
     let worst: Estimate = ZERO;
     for (const possible of walk.schema.getPossibleTypes(type)) {
-      const estimate = selectionEstimate(walk, possible, selectionSet, underProjects, visiting);
+      const estimate = selectionEstimate(walk, possible, selectionSet, underProjects, path, visiting);
       if (estimate.upstreamCalls > worst.upstreamCalls || estimate.cost > worst.cost) worst = estimate;
     }
     return worst;
@@ -249,7 +286,7 @@ function selectionEstimate(
   };
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
-      add(fieldEstimate(walk, type, selection, underProjects));
+      add(fieldEstimate(walk, type, selection, underProjects, path));
       continue;
     }
     const condition =
@@ -259,18 +296,30 @@ function selectionEstimate(
     if (condition && condition !== type.name && !type.getInterfaces().some((i) => i.name === condition))
       continue;
     if (selection.kind === Kind.INLINE_FRAGMENT) {
-      add(selectionEstimate(walk, type, selection.selectionSet, underProjects, visiting));
+      add(selectionEstimate(walk, type, selection.selectionSet, underProjects, path, visiting));
     } else {
       const name = selection.name.value;
       const fragment = walk.fragments.get(name);
       if (!fragment || visiting.has(name)) continue;
       visiting.add(name);
-      add(selectionEstimate(walk, type, fragment.selectionSet, underProjects, visiting));
+      add(selectionEstimate(walk, type, fragment.selectionSet, underProjects, path, visiting));
       visiting.delete(name);
     }
   }
   return total;
 }
+
+/** The operation's figures with some connections priced at other sizes; sites recorded when asked. */
+export function priceOperation(
+  walk: Walk,
+  root: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+): { cost: number; upstreamCalls: number } {
+  const estimate = selectionEstimate(walk, root, selectionSet, false, '');
+  return { cost: estimate.cost, upstreamCalls: estimate.upstreamCalls + batchCalls(estimate.links) };
+}
+
+export type { Walk as PricingWalk };
 
 export const estimateOperation: EstimateOperation = (schema, document, operation, rawVariables) => {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
@@ -285,6 +334,9 @@ export const estimateOperation: EstimateOperation = (schema, document, operation
       .map((d) => [d.name.value, d]),
   );
   const walk: Walk = { schema, fragments, variables, isMutation: operation.operation === 'mutation' };
-  const estimate = selectionEstimate(walk, root, operation.selectionSet, false);
-  return { cost: estimate.cost, upstreamCalls: estimate.upstreamCalls + batchCalls(estimate.links) };
+  const figures = priceOperation(walk, root, operation.selectionSet);
+  return {
+    ...figures,
+    advise: (measure, limit) => adviseOn(walk, root, operation.selectionSet, measure, limit),
+  };
 };

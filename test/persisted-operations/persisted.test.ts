@@ -36,7 +36,7 @@ describe('safelist mode with the Relay compiler manifest', () => {
   });
 
   it('the compiler wrote one manifest entry per operation, keyed by the id in its artifact', () => {
-    expect(ids.size).toBe(11);
+    expect(ids.size).toBe(14);
     for (const id of ids.values()) expect(manifest[id]).toMatch(/^(query|mutation) /);
   });
 
