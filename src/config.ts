@@ -80,7 +80,13 @@ export interface Config {
    * Where processes share state (shared-state/): null keeps everything in this process. The URL
    * may carry a password: it is never logged (redisLabel is what messages show).
    */
-  redis: { url: string; label: string; keyPrefix: string } | null;
+  redis: {
+    url: string;
+    label: string;
+    keyPrefix: string;
+    /** READY_REQUIRES_REDIS: /ready answers 503 while Redis is lost (else it only degrades /health). */
+    requiredForReady: boolean;
+  } | null;
   /**
    * Upstream requests per key hash at most, as PostHog counts them (sliding windows of a minute
    * and an hour); 0 turns a window off. Shared across processes through Redis.
@@ -227,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   const manifestFile = read('PERSISTED_OPERATIONS_FILE', text, null);
   const persistedOnly = read('PERSISTED_OPERATIONS_ONLY', flag, false);
   const redis = read('REDIS_URL', redisUrl, null);
+  const readyRequiresRedis = read('READY_REQUIRES_REDIS', flag, false);
   const config: Config = {
     port: read('PORT', integer(0, 65_535), 4000),
     host: read('HOST', text, '0.0.0.0'),
@@ -259,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
           url: redis.href,
           label: redisLabel(redis),
           keyPrefix: read('REDIS_KEY_PREFIX', text, 'gateway:'),
+          requiredForReady: readyRequiresRedis,
         })
       : null,
     budget: Object.freeze({
@@ -270,6 +278,9 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     problems.push(
       'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
     );
+  }
+  if (readyRequiresRedis && !redis) {
+    problems.push('READY_REQUIRES_REDIS=true needs REDIS_URL (there is no Redis to require)');
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   if (manifestFile) {

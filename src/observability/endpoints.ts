@@ -1,6 +1,8 @@
 // The operator's endpoints, answered before GraphQL sees the request and without a key:
-// - GET /health: yoga's own health check answers it first: 200 with an empty body while the
-//   process serves; no upstream call.
+// - GET /health: 200 while the process serves; no upstream call. Yoga's own health check answers
+//   it first (an empty body); with REDIS_URL set, the body says what the process serves without:
+//   `{"status":"ok","degraded":[]}`, or `{"status":"degraded","degraded":["redis"]}` while the
+//   shared Redis is lost (readiness.ts).
 // - GET /ready: 200 or 503 with a short JSON reason (readiness.ts).
 // - GET /metrics: the Prometheus text format; with METRICS_TOKEN set, only for
 //   `Authorization: Bearer <METRICS_TOKEN>`.
@@ -50,8 +52,24 @@ async function metricsResponse(request: Request, endpoints: OperatorEndpoints): 
   });
 }
 
+/** Yoga's /health answer, with what the process serves without (its headers kept: x-request-id). */
+function healthResponse(answered: Response, degraded: string[]): Response {
+  const headers = new Headers(answered.headers);
+  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('cache-control', 'no-store');
+  const status = degraded.length > 0 ? 'degraded' : 'ok';
+  return new Response(JSON.stringify({ status, degraded }), { status: 200, headers });
+}
+
 export function useOperatorEndpoints(endpoints: OperatorEndpoints): Plugin {
+  const { readiness } = endpoints;
   return {
+    // Yoga's health check ends /health before any plugin's onRequest: its answer is replaced here.
+    onResponse({ request, response, setResponse }) {
+      if (readiness.redis === null || response.status !== 200 || !request.url.endsWith('/health')) return;
+      if (new URL(request.url).pathname !== '/health') return;
+      setResponse(healthResponse(response, readiness.degraded));
+    },
     onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       const path = url.pathname;

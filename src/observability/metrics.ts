@@ -145,6 +145,22 @@ export class GatewayMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /**
+   * gateway_redis_up: 1 while the shared Redis answers, 0 while it is lost (read at each scrape).
+   * Only with REDIS_URL. Across the workers of WORKERS > 1, the lowest: 0 if any has lost it.
+   */
+  watchRedis(redis: { readonly healthy: boolean }): void {
+    new Gauge({
+      name: 'gateway_redis_up',
+      help: 'Whether the shared Redis (REDIS_URL) answers: 1, or 0 while it is lost and each process serves alone.',
+      registers: [this.registry],
+      aggregator: 'min',
+      collect() {
+        this.set(redis.healthy ? 1 : 0);
+      },
+    });
+  }
+
   operationFinished = (operation: FinishedOperation): void => {
     const name = this.names.label(operation.name, keyAccepted(operation));
     // none: refused before execution (a syntax error, a limit, a persisted-operation refusal).

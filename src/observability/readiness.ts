@@ -1,10 +1,25 @@
-// GET /ready: may a load balancer send traffic here? Not once shutdown has begun, not while the
-// shared Redis is lost (REDIS_URL), and not while the upstream does not answer a cheap unauthenticated probe within PROBE_TIMEOUT_MS. A probe's
+// GET /ready: may a load balancer send traffic here? Not once shutdown has begun, and not while
+// the upstream does not answer a cheap unauthenticated probe within PROBE_TIMEOUT_MS. A probe's
 // result is kept for CACHE_MS and concurrent checks share one probe, so however often the load
 // balancer polls, the upstream sees at most one probe per CACHE_MS from this process.
+//
+// The shared Redis (REDIS_URL) is not a reason to take a process out of its load balancer: every
+// process loses it at once, and each one still serves without it (docs/operating.md, When Redis
+// is lost). Its loss degrades the process instead, as /health and gateway_redis_up say; only with
+// READY_REQUIRES_REDIS does /ready answer 503 while it is lost.
 export interface ProbeResult {
   ok: boolean;
   reason: string;
+}
+
+/** What processes share (shared-state/redis.ts's SharedRedis), as readiness sees it. */
+export interface SharedDependency {
+  readonly healthy: boolean;
+  /** Why it is not healthy. */
+  readonly reason: string;
+  /** READY_REQUIRES_REDIS. */
+  readonly requiredForReady: boolean;
+  onHealthChange(listener: (healthy: boolean) => void): void;
 }
 
 export const PROBE_TIMEOUT_MS = 1_000;
@@ -15,15 +30,17 @@ export class Readiness {
   private last: { at: number; result: ProbeResult } | null = null;
   private probing: Promise<ProbeResult> | null = null;
 
-  /**
-   * `upstream.probe` is UpstreamClient's: one unauthenticated GET within the timeout. `redis`:
-   * what processes share (REDIS_URL); while it is lost the process is not ready, though it
-   * still answers queries (docs/operating.md, Running more than one).
-   */
+  /** `upstream.probe` is UpstreamClient's: one unauthenticated GET within the timeout. */
   constructor(
     private readonly upstream: { probe(timeoutMs: number): Promise<ProbeResult> },
-    private readonly redis: { healthy: boolean; reason: string } | null = null,
+    /** The shared Redis (REDIS_URL), null without one. */
+    readonly redis: SharedDependency | null = null,
   ) {}
+
+  /** What this process now serves without: `['redis']` while the shared Redis is lost. */
+  get degraded(): string[] {
+    return this.redis && !this.redis.healthy ? ['redis'] : [];
+  }
 
   /** From the first shutdown signal on, /ready answers 503 whatever the upstream does. */
   startDraining(): void {
@@ -32,7 +49,7 @@ export class Readiness {
 
   async check(): Promise<ProbeResult> {
     if (this.draining) return { ok: false, reason: 'shutting down' };
-    if (this.redis && !this.redis.healthy) return { ok: false, reason: this.redis.reason };
+    if (this.redis?.requiredForReady && !this.redis.healthy) return { ok: false, reason: this.redis.reason };
     if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last.result;
     this.probing ??= this.upstream.probe(PROBE_TIMEOUT_MS).then((result) => {
       this.last = { at: Date.now(), result };

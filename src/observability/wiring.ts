@@ -8,6 +8,7 @@ import { clusterMetricsFor } from './cluster-metrics.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';
 import type { OperationListener } from './operation-record.ts';
+import type { Readiness, SharedDependency } from './readiness.ts';
 import type { Tracing } from './tracing.ts';
 import { bothObservers } from './upstream-observers.ts';
 
@@ -16,6 +17,8 @@ export interface ObservabilityDeps {
   logger?: Logger;
   tracing?: Tracing | null;
   clusterWorker?: boolean;
+  /** Whose shared Redis (REDIS_URL) the log and metrics report on. */
+  readiness?: Readiness;
 }
 
 export interface Observability {
@@ -35,6 +38,8 @@ export function observabilityFor(
   const manifestNames = config.persistedOperations.manifest?.operationNames;
   const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifestNames) : null;
   if (metrics && deps.clusterWorker) metrics.exposition = clusterMetricsFor(metrics.registry);
+  const redis = deps.readiness?.redis ?? null;
+  if (redis) reportRedis(redis, logger, metrics);
   const tracing = deps.tracing ?? null;
   const listeners: OperationListener[] = [logOperation(logger, masked)];
   if (metrics) listeners.push(metrics.operationFinished);
@@ -45,4 +50,20 @@ export function observabilityFor(
           bothObservers(metrics?.upstream, tracing?.upstreamObserver(request, requestId))
       : undefined;
   return { metrics, listeners, observe };
+}
+
+/** One log line per transition of the shared Redis (lost, back), and gateway_redis_up. */
+function reportRedis(redis: SharedDependency, logger: Logger, metrics: GatewayMetrics | null): void {
+  metrics?.watchRedis(redis);
+  redis.onHealthChange((healthy) => {
+    if (healthy) {
+      logger.info({ redis: 'up' }, 'Redis answers again: shared state is shared again');
+    } else {
+      const ready = redis.requiredForReady ? '/ready answers 503 (READY_REQUIRES_REDIS)' : '/ready stays 200';
+      logger.warn(
+        { redis: 'down', reason: redis.reason },
+        `Redis lost: this process serves alone until it is back (docs/operating.md); /health says degraded, ${ready}`,
+      );
+    }
+  });
 }

@@ -2,10 +2,12 @@
 // (a subscribed connection takes no other command). Keys are prefixed (REDIS_KEY_PREFIX) and
 // hold hashes of keys, never a key; every key written has a TTL.
 //
-// Failure policy (docs/operating.md, Running more than one):
+// Failure policy (docs/operating.md, When Redis is lost):
 // - unreachable at start: start-up fails with a message naming REDIS_URL (and no password);
 // - lost while running: commands fail at once (no offline queue, so no request waits on Redis),
-//   `healthy` is false and /ready answers 503 with the reason; ioredis reconnects on its own and
+//   `healthy` is false and each shared thing falls back to this process alone; /health says
+//   degraded, /ready stays 200 unless READY_REQUIRES_REDIS; `onHealthChange` listeners hear each
+//   transition once (observability/wiring.ts logs it); ioredis reconnects on its own and
 //   subscribes again to the channels it had (shared-polling.ts adds those that failed meanwhile).
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -16,6 +18,8 @@ export interface RedisSettings {
   /** The URL without credentials, for messages. */
   label: string;
   keyPrefix: string;
+  /** READY_REQUIRES_REDIS: /ready fails while Redis is lost. */
+  requiredForReady: boolean;
 }
 
 /** How long start-up waits for Redis before it fails. */
@@ -32,6 +36,10 @@ export class SharedRedis {
   private presenceTimer: NodeJS.Timeout | null = null;
   /** Processes seen alive at the last presence beat (this one included); 1 until known. */
   peers = 1;
+  /** `healthy` as last told to the listeners: each transition is told once. */
+  private wasHealthy: boolean;
+  private readonly healthListeners: ((healthy: boolean) => void)[] = [];
+  private closing = false;
 
   private constructor(
     readonly commands: Redis,
@@ -46,7 +54,27 @@ export class SharedRedis {
         if (!this.lastReason.startsWith('Redis'))
           this.lastReason = `Redis at ${settings.label} closed the connection`;
       });
+      // ioredis sets `status` before it emits: every event may be a transition of `healthy`.
+      for (const event of ['ready', 'close', 'end', 'reconnecting'])
+        client.on(event, () => this.noticeHealth());
     }
+    this.wasHealthy = this.healthy;
+  }
+
+  /** `listener` hears every change of `healthy` from now on: false when lost, true when back. */
+  onHealthChange(listener: (healthy: boolean) => void): void {
+    this.healthListeners.push(listener);
+  }
+
+  private noticeHealth(): void {
+    const healthy = this.healthy;
+    if (healthy === this.wasHealthy || this.closing) return;
+    this.wasHealthy = healthy;
+    for (const listener of this.healthListeners) listener(healthy);
+  }
+
+  get requiredForReady(): boolean {
+    return this.settings.requiredForReady;
   }
 
   /** Connects both clients; throws naming REDIS_URL when Redis does not answer in time. */
@@ -114,6 +142,8 @@ export class SharedRedis {
   }
 
   async close(): Promise<void> {
+    // Disconnecting on shutdown is no loss to report.
+    this.closing = true;
     if (this.presenceTimer) clearInterval(this.presenceTimer);
     await this.commands.zrem('processes', this.processId).catch(() => undefined);
     this.commands.disconnect();
