@@ -7,7 +7,8 @@
 // - The first poll is the baseline: entries already in the log are not news, except those made
 //   after the first subscriber came (a write racing the subscription is still delivered).
 // - 429: the client waits out a Retry-After that fits its deadline; a longer one is waited here.
-// - 401/403: every subscriber's stream ends with the coded error.
+// - An answer that says nothing can come (ENDING_CODES: the key, the project or the plan cannot
+//   serve this log): every subscriber's stream ends with the coded error, and the poller stops.
 // - Any other failure is reported to the subscribers as an event with that error (the stream
 //   goes on), and polling backs off exponentially up to MAX_BACKOFF_MS.
 // - Processes sharing a Redis share the poller (shared-state/shared-polling.ts): only the one
@@ -54,7 +55,18 @@ const catchUpExceeded = () =>
     `More than ${MAX_CATCH_UP_PAGES} pages of activity arrived between two polls: the older entries were left out (read them with Project.activityLog).`,
     { measure: 'activityCatchUpPages', limit: MAX_CATCH_UP_PAGES },
   );
-const ENDING_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
+/**
+ * Answers that polling again cannot change: the key is refused (401, 403), the project is not
+ * there for it (404), its plan has no audit logs (402), or the upstream no longer serves the log.
+ * Timeouts, 5xx and 429 pass; they keep the stream.
+ */
+export const ENDING_CODES: ReadonlySet<string> = new Set([
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'PAYMENT_REQUIRED',
+  'UPSTREAM_UNSUPPORTED',
+]);
 
 /** A subscriber: told of each event; what it returns settles when the event has been taken. */
 export type Subscriber = (event: PollerEvent) => Promise<unknown>;
@@ -117,6 +129,11 @@ export class ActivityPoller {
     if (this.stopped) return;
     if (this.running) this.wakeRequested = true;
     else this.schedule(0);
+  }
+
+  /** Whether it has stopped (its last subscriber left, or an answer ended it): it takes no one new. */
+  get ended(): boolean {
+    return this.stopped;
   }
 
   stop(): void {

@@ -78,13 +78,19 @@ export class ActivitySubscriptions {
       release();
       if (shared.poller.remove(subscriber)) {
         shared.stopWake();
-        this.pollers.delete(id);
+        // A poller an answer ended may have been replaced meanwhile: only its own entry goes.
+        if (this.pollers.get(id) === shared) this.pollers.delete(id);
       }
     });
   }
 
   private pollerFor(id: string, key: KeyHash, authorization: string, args: ActivityArgs): SharedPoller {
     let shared = this.pollers.get(id);
+    // Ended by an answer (its subscribers are still leaving): a newcomer gets a poller of its own.
+    if (shared?.poller.ended) {
+      shared.stopWake();
+      shared = undefined;
+    }
     if (!shared) {
       const poller = new ActivityPoller({
         client: this.options.client,
@@ -95,9 +101,15 @@ export class ActivitySubscriptions {
         share: this.options.polling ? (receive) => this.options.polling!.link(key, args, receive) : undefined,
       });
       // Every write is logged in its project's activity.
-      const stopWake = this.options.wake.listen(key, (written) => {
+      const stopListening = this.options.wake.listen(key, (written) => {
         if (mayBeSameProject(args.projectId, written.projectId)) poller.wake();
       });
+      let listening = true;
+      // Once: a replaced poller's last subscriber stops it again when it leaves.
+      const stopWake = () => {
+        if (listening) stopListening();
+        listening = false;
+      };
       shared = { poller, stopWake };
       this.pollers.set(id, shared);
     }

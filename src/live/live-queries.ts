@@ -36,18 +36,35 @@ function resourcesRead(context: GatewayContext): Resource[] {
 
 type Execute = (args: never) => unknown;
 
+/** What no re-run can change: the key, the project or the plan cannot serve what was asked. */
+const ENDING_CODES: ReadonlySet<unknown> = new Set([
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'PAYMENT_REQUIRED',
+  'UPSTREAM_UNSUPPORTED',
+]);
+
+/** Whether `value` holds a value a re-run could change (any leaf but a null or a __typename). */
+function holdsAnswer(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (Array.isArray(value)) return value.some(holdsAnswer);
+  if (typeof value !== 'object') return true;
+  return Object.entries(value).some(([field, inner]) => field !== '__typename' && holdsAnswer(inner));
+}
+
 /**
- * Whether an answer says the key itself is refused: UNAUTHENTICATED anywhere (the upstream does
- * not know the key), or FORBIDDEN with nothing answered. Re-running would only ask again (five
- * live queries of 49 ids under an invented key made 1,250 upstream 401s in 10 s).
+ * Whether an answer says nothing can come: UNAUTHENTICATED anywhere (the upstream does not know
+ * the key), or only errors no re-run can change (ENDING_CODES: a missing scope, no such project,
+ * a plan without audit logs, a route PostHog retired) and nothing else answered. Re-running would
+ * only ask again (five live queries of 49 ids under an invented key made 1,250 upstream 401s in
+ * 10 s). A transient error (a timeout, a 5xx, a 429) among them keeps the live query.
  */
-function refusesTheKey(result: unknown): boolean {
+export function endsLiveQuery(result: unknown): boolean {
   const { data, errors } = result as ExecutionResult;
   if (!errors?.length) return false;
   const codes = errors.map((e) => e.extensions?.code);
   if (codes.includes('UNAUTHENTICATED')) return true;
-  const answered = data && Object.values(data).some((value) => value !== null);
-  return !answered && codes.includes('FORBIDDEN');
+  return codes.every((code) => ENDING_CODES.has(code)) && !holdsAnswer(data);
 }
 
 function liveResults(live: LiveServices, execute: Execute, args: { contextValue?: unknown }) {
@@ -93,8 +110,8 @@ function liveStream(
         // hold back the next round (the Repeater buffers what it has not read).
         void push(result);
       }
-      // As activityAdded does: a key the upstream refuses ends the live query, and its slot.
-      if (refusesTheKey(result)) {
+      // As activityAdded does: an answer nothing can follow ends the live query, and its slot.
+      if (endsLiveQuery(result)) {
         ended = true;
         stop();
       }
