@@ -38,8 +38,12 @@ export interface SliceSource {
 export const SLICE_MS = 1_000;
 /** How often a call waiting for a shared slice asks again. */
 const RETRY_SLICE_MS = 250;
-/** Keys counted at once; past it the oldest key's counts are dropped. */
-const MAX_KEYS = 10_000;
+/**
+ * Keys counted at once; past it the counts of the key used least recently are dropped, unless it
+ * is paused or waiting for a slice (its pause or its refill would be lost): those are kept, and
+ * the next idle one goes. Invented keys (each a 401 upstream) so never end a real key's pause.
+ */
+export const MAX_KEYS = 10_000;
 
 interface KeyState {
   minute: SlidingWindow;
@@ -177,10 +181,19 @@ export class KeyBudget {
     return state.refilling;
   }
 
+  /** Keys counted now (at most MAX_KEYS). */
+  get size(): number {
+    return this.keys.size;
+  }
+
   private stateOf(key: KeyHash): KeyState {
     let state = this.keys.get(key);
-    if (!state) {
-      if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value!);
+    if (state) {
+      // Most recently used last: the first entry is the first to drop.
+      this.keys.delete(key);
+      this.keys.set(key, state);
+    } else {
+      if (this.keys.size >= MAX_KEYS) this.dropOne();
       state = {
         minute: new SlidingWindow(60_000),
         hour: new SlidingWindow(3_600_000),
@@ -191,5 +204,21 @@ export class KeyBudget {
       this.keys.set(key, state);
     }
     return state;
+  }
+
+  /**
+   * Drops the least recently used key that is neither paused nor refilling. One that is goes to
+   * the back instead (so the next drop does not look at it again); if every key is, the least
+   * recently used goes all the same: the bound holds whatever the keys do.
+   */
+  private dropOne(): void {
+    const now = Date.now();
+    for (let looked = 0; looked < this.keys.size; looked++) {
+      const [key, state] = this.keys.entries().next().value!;
+      this.keys.delete(key);
+      if (state.pausedUntil <= now && state.refilling === null) return;
+      this.keys.set(key, state);
+    }
+    this.keys.delete(this.keys.keys().next().value!);
   }
 }

@@ -1,0 +1,125 @@
+// 10,000 invented keys beside one real key, with a Redis: every per-key map keeps its bound, and
+// the real key keeps what it holds. The real key holds a subscription's slot (its only one:
+// MAX_SUBSCRIPTIONS_PER_KEY=1) and is paused by a 429 with Retry-After: 600 from the reference
+// upstream; then 10,000 queries and 300 subscriptions come with keys nobody issued (each a 401
+// upstream, UNAUTHENTICATED). After them the real key is still paused (RATE_LIMITED with no
+// upstream call), its slot still held (here and in Redis: a second subscription is refused), the
+// budget counts at most MAX_KEYS keys, and the invented keys hold no slot.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '../../src/caller-key.ts';
+import { type KeyBudget, MAX_KEYS } from '../../src/upstream/key-budget.ts';
+import { type Harness, startHarness } from '../harness.ts';
+import { subscribe } from '../live/clients.ts';
+import { RedisServer } from './processes.ts';
+
+const REAL = 'phx_full';
+const INVENTED = 10_000;
+const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
+const ACTIVITY = 'subscription { activityAdded(projectId: "1") { activity itemId } }';
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `count` calls of `task`, `width` at a time. */
+async function inBatches(count: number, width: number, task: (i: number) => Promise<unknown>) {
+  for (let start = 0; start < count; start += width)
+    await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, j) => task(start + j)));
+}
+
+describe('10,000 invented keys beside one real key that is paused and holds a slot', () => {
+  let redis: RedisServer;
+  let client: Redis;
+  let h: Harness;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    client = new Redis(redis.url);
+    h = await startHarness({
+      env: {
+        REDIS_URL: redis.url,
+        // PostHog's budget, on (the harness turns it off): pauses are the budget's.
+        UPSTREAM_BUDGET_PER_MINUTE: '480',
+        UPSTREAM_BUDGET_PER_HOUR: '4800',
+        MAX_SUBSCRIPTIONS_PER_KEY: '1',
+        // The real key's subscription polls once (its baseline), then not during the flood.
+        ACTIVITY_POLL_MS: '3600000',
+      },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    client?.disconnect();
+    await h?.close();
+    await redis?.stop();
+  });
+
+  it('keeps the real key’s pause and slot, and every map within its bound', async () => {
+    // Read from the running gateway: the budget is no part of its public surface.
+    const budget = (h.live.activity as unknown as { options: { client: { options: { budget: KeyBudget } } } })
+      .options.client.options.budget;
+    const realSlots = `gateway:slots:${hashKey(`Bearer ${REAL}`)}`;
+    const callsOfReal = () => h.upstreamCalls().filter((r) => r.authorization === `Bearer ${REAL}`).length;
+
+    const held = subscribe(h, 'sse', REAL, ACTIVITY);
+    const first = held.next();
+    for (let i = 0; i < 200 && (await client.zcard(realSlots)) < 1; i++) await settle(20);
+    expect(await client.zcard(realSlots)).toBe(1);
+
+    h.upstream.faults.add({
+      path: 'pipeline_destination_configs/3/',
+      times: 1,
+      action: {
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '600' },
+        body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled.', attr: null },
+      },
+    });
+    const throttled = await h.gql(ONE_CONFIG, {}, REAL);
+    expect(throttled.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 600 });
+
+    // The flood: each invented key makes one upstream call (a 401) and gets a budget entry.
+    await inBatches(INVENTED, 50, async (i) => {
+      const { body } = await h.gql(ONE_CONFIG, {}, `phx_invented_${i}`);
+      expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    });
+    // Subscriptions of invented keys: each takes a slot, is refused by its first poll, and ends.
+    await inBatches(300, 30, async (i) => {
+      const s = subscribe(h, 'sse', `phx_invented_${i}`, ACTIVITY);
+      const answer = await s.next();
+      expect(answer.value.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      await s.return();
+      s.dispose();
+    });
+
+    expect(budget.size).toBeLessThanOrEqual(MAX_KEYS);
+    expect(budget.size).toBeGreaterThan(MAX_KEYS - 100);
+    // The pause holds: refused at once, nothing sent upstream.
+    const before = callsOfReal();
+    const paused = await h.gql(ONE_CONFIG, {}, REAL);
+    expect(paused.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    expect(callsOfReal()).toBe(before);
+    // The slot holds: the real key's subscription is the one it may have, here and in Redis.
+    for (let i = 0; i < 200 && h.live.slots.open > 1; i++) await settle(20);
+    expect(h.live.slots.open).toBe(1);
+    expect(await client.zcard(realSlots)).toBe(1);
+    const second = subscribe(h, 'sse', REAL, ACTIVITY);
+    const refused = await second.next();
+    expect(refused.value.errors[0].extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      measure: 'subscriptions',
+    });
+    second.dispose();
+    // The invented keys left no slot in Redis.
+    const slotKeys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await client.scan(cursor, 'MATCH', 'gateway:slots:*', 'COUNT', 10_000);
+      slotKeys.push(...found);
+      cursor = next;
+    } while (cursor !== '0');
+    expect(slotKeys).toEqual([realSlots]);
+
+    await held.return();
+    held.dispose();
+    void first.catch(() => undefined);
+  }, 120_000);
+});
