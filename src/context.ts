@@ -9,7 +9,7 @@ import { createLoaders, type KeptAcrossRequests, type Loaders } from './loaders/
 import { requestIdOf } from './observability/request-id.ts';
 import type { UpstreamAttempt, UpstreamObserver } from './upstream/call.ts';
 import type { UpstreamClient } from './upstream/client.ts';
-import { ClientGone, RequestDeadline, RequestSignal } from './upstream/request-signal.ts';
+import { ClientGone, RequestAnswered, RequestDeadline, RequestSignal } from './upstream/request-signal.ts';
 
 export interface UpstreamCallLog {
   /** Calls started (a retried call counts once). */
@@ -89,7 +89,8 @@ class RequestLifetime {
     };
     const { res } = server;
     if (res) {
-      res.once('close', () => (res.writableFinished ? clearTimeout(this.deadline) : clientGone()));
+      // Answered (or gone): nothing the request started may go on after its answer.
+      res.once('close', () => (res.writableFinished ? this.end() : clientGone()));
     } else {
       request.signal.addEventListener('abort', clientGone, { once: true });
     }
@@ -109,9 +110,13 @@ class RequestLifetime {
     else this.deadline = this.startDeadline();
   }
 
-  /** The request is over (a long-lived one ended): no timer is left behind. */
+  /**
+   * The request is answered (a long-lived one ended): no timer is left behind, and what it still
+   * has in flight (retries, budget waits, reads of a field that already failed) is cancelled.
+   */
   end(): void {
     clearTimeout(this.deadline);
+    this.signal.abort(new RequestAnswered('answered'));
   }
 }
 

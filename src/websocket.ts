@@ -235,7 +235,10 @@ async function startSockets(gateway: Gateway, options: WebSocketOptions): Promis
         return { schema: gateway.getEnveloped().schema, document: RELAYED, rootValue: { results } };
       },
       onComplete: (ctx, id) => {
-        operations.get(ctx.extra.socket)?.delete(id);
+        // Answered: what the operation still has in flight upstream is cancelled (context.ts).
+        const open = operations.get(ctx.extra.socket);
+        open?.get(id)?.abort();
+        open?.delete(id);
       },
     },
     sockets,

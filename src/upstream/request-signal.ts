@@ -1,10 +1,19 @@
 // The one abort signal of a GraphQL request's upstream work, and why it was aborted: its
-// deadline passed (RequestDeadline) or its client went away (ClientGone).
+// deadline passed (RequestDeadline), its client went away (ClientGone), or it was answered
+// (RequestAnswered).
 import { EventEmitter } from 'node:events';
 
 /** The abort reason when a GraphQL request's deadline passes. */
 export class RequestDeadline extends Error {
   override name = 'RequestDeadline';
+}
+
+/**
+ * The abort reason once a GraphQL request is answered: what it still has in flight (a retry of a
+ * read whose field already failed, a wait for the key's budget) is of use to nobody.
+ */
+export class RequestAnswered extends Error {
+  override name = 'RequestAnswered';
 }
 
 /** The abort reason when the client of a GraphQL request goes away. */
