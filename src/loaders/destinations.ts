@@ -1,15 +1,20 @@
 // What a user calls a project's destinations, whichever way PostHog keeps them: the hog functions
 // of the destination kinds, the legacy plugin configs that no enabled `legacy_destination`
 // supersedes (same template: `plugin-<repository>`, PR #97648), and the batch exports (but for
-// PostHog's internal Workflows type). Each kind's list is read whole, page by page, and then
-// merged, so the merged list pages correctly (PostHog's own UI could not: issue #42031). An
-// upstream without one of the lists (PostHog before hog functions or batch exports; PostHog after
-// PR #97440) contributes none of it; a kind the key may not read is left out and reported.
+// PostHog's internal Workflows type), merged in that order into one list that pages correctly
+// across kinds (PostHog's own UI could not: issue #42031). A page reads what it covers: each
+// kind's first page says its count, and a window reads only the pages it reaches
+// (destination-kinds.ts), so `destinations(first: 20)` costs the same whatever the project's
+// size. A kind PostHog cannot filter as the list needs (configs while a legacy_destination
+// supersedes some; `enabled` on configs or batch exports) is read whole. An upstream without one
+// of the lists (PostHog before hog functions or batch exports; PostHog after PR #97440)
+// contributes none of it; a kind the key may not read is left out and reported.
 import { GraphQLError } from 'graphql';
 import type { KeyHash } from '../caller-key.ts';
 import type { BatchExportRecord, ConfigRecord, HogFunctionRecord } from '../upstream/records.ts';
 import { type BatchExports, INTERNAL_DESTINATION_TYPE } from './batch-exports.ts';
 import type { Configs } from './configs.ts';
+import { everyPage, type KindList, PAGE_SIZE, pagedKind, wholeKind } from './destination-kinds.ts';
 import type { HogFunctions } from './hog-functions.ts';
 import type { PluginTemplates } from './plugin-templates.ts';
 
@@ -19,9 +24,10 @@ export type DestinationRecord = ConfigRecord | HogFunctionRecord | BatchExportRe
 export const DESTINATION_KINDS = ['HOG_FUNCTION', 'PLUGIN_CONFIG', 'BATCH_EXPORT'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
-/** The merged list, and each kind left out because the key may not read it. */
-export interface DestinationList {
-  items: DestinationRecord[];
+/** The merged list as a window source, and each kind left out because the key may not read it. */
+export interface DestinationWindow {
+  total: number;
+  slice(start: number, end: number): Promise<DestinationRecord[]>;
   refused: { kind: DestinationKind; error: GraphQLError }[];
 }
 
@@ -29,10 +35,9 @@ export interface DestinationList {
 export const DESTINATION_TYPES = ['destination', 'site_destination', 'legacy_destination'] as const;
 
 /** A batch export is enabled while it is not paused. */
-const enabledOf = (d: DestinationRecord) => (d.__typename === 'BatchExport' ? !d.paused : d.enabled);
-const PAGE_SIZE = 100;
-/** Pages of either list read at most (10,000 items). */
-const MAX_PAGES = 100;
+const enabledOf = (d: ConfigRecord | BatchExportRecord) =>
+  d.__typename === 'BatchExport' ? !d.paused : d.enabled;
+const isUserExport = (e: BatchExportRecord) => e.destinationType !== INTERNAL_DESTINATION_TYPE;
 
 const isUnsupported = (error: unknown) =>
   error instanceof GraphQLError && error.extensions.code === 'UPSTREAM_UNSUPPORTED';
@@ -41,15 +46,44 @@ const isRefusal = (error: unknown): error is GraphQLError =>
   error instanceof GraphQLError &&
   (error.extensions.code === 'FORBIDDEN' || error.extensions.code === 'PAYMENT_REQUIRED');
 
-/** A kind's list: its items, or the key's refusal; an upstream without the list has none. */
-async function kindOf<T>(kind: DestinationKind, read: () => Promise<T[]>) {
+interface KindRead {
+  kind: DestinationKind;
+  list: KindList<DestinationRecord>;
+  error: GraphQLError | null;
+}
+
+/** A kind's list, or the key's refusal of it; an upstream without the list has none. */
+async function kindOf(
+  kind: DestinationKind,
+  read: () => Promise<KindList<DestinationRecord>>,
+): Promise<KindRead> {
   try {
-    return { kind, items: await read(), error: null };
+    return { kind, list: await read(), error: null };
   } catch (error) {
-    if (isUnsupported(error)) return { kind, items: [] as T[], error: null };
-    if (isRefusal(error)) return { kind, items: [] as T[], error };
+    if (isUnsupported(error)) return { kind, list: wholeKind([]), error: null };
+    if (isRefusal(error)) return { kind, list: wholeKind([]), error };
     throw error;
   }
+}
+
+/** The kinds, in their order, as one window. */
+function merged(reads: KindRead[]): DestinationWindow {
+  const total = reads.reduce((sum, r) => sum + r.list.count, 0);
+  return {
+    total,
+    refused: reads.flatMap((r) => (r.error ? [{ kind: r.kind, error: r.error }] : [])),
+    async slice(start, end) {
+      const parts: Promise<DestinationRecord[]>[] = [];
+      let base = 0;
+      for (const { list } of reads) {
+        const from = Math.max(start, base);
+        const to = Math.min(end, base + list.count);
+        if (from < to) parts.push(list.slice(from - base, to - base));
+        base += list.count;
+      }
+      return (await Promise.all(parts)).flat();
+    },
+  };
 }
 
 /** A legacy plugin's template id, from its repository URL. */
@@ -57,7 +91,7 @@ const templateOfPlugin = (url: unknown) =>
   typeof url === 'string' && url !== '' ? `plugin-${url.replace(/\/+$/, '').split('/').pop()}` : null;
 
 export class Destinations {
-  private readonly read = new Map<string, Promise<DestinationList>>();
+  private readonly read = new Map<string, Promise<DestinationWindow>>();
 
   constructor(
     private readonly configs: Configs,
@@ -69,83 +103,101 @@ export class Destinations {
   ) {}
 
   /** The project's destinations of `kinds`: hog functions, then plugin configs, then batch exports. */
-  all(
+  window(
     projectId: string,
     enabled: boolean | null,
     kinds: readonly DestinationKind[],
-  ): Promise<DestinationList> {
+  ): Promise<DestinationWindow> {
     const key = JSON.stringify([projectId, enabled, kinds]);
     let found = this.read.get(key);
     if (!found) {
-      found = this.readAll(projectId, enabled, new Set(kinds));
+      found = this.readWindow(projectId, enabled, new Set(kinds));
       this.read.set(key, found);
     }
     return found;
   }
 
-  private async readAll(projectId: string, enabled: boolean | null, kinds: Set<DestinationKind>) {
-    // Configs are superseded by enabled legacy_destination functions: read those for them too.
-    const needFunctions = kinds.has('HOG_FUNCTION') || kinds.has('PLUGIN_CONFIG');
-    const [functions, configs, exports] = await Promise.all([
-      needFunctions ? kindOf('HOG_FUNCTION', () => this.functionsOf(projectId)) : null,
-      kinds.has('PLUGIN_CONFIG') ? kindOf('PLUGIN_CONFIG', () => this.configsOf(projectId)) : null,
-      kinds.has('BATCH_EXPORT') ? kindOf('BATCH_EXPORT', () => this.exportsOf(projectId)) : null,
+  private async readWindow(projectId: string, enabled: boolean | null, kinds: Set<DestinationKind>) {
+    const functions = kinds.has('HOG_FUNCTION') ? this.functionsOf(projectId, enabled) : null;
+    const reads = await Promise.all([
+      functions && kindOf('HOG_FUNCTION', async () => (await functions).list),
+      kinds.has('PLUGIN_CONFIG') &&
+        kindOf('PLUGIN_CONFIG', () =>
+          this.configsOf(projectId, enabled, functions?.catch(() => null) ?? null),
+        ),
+      kinds.has('BATCH_EXPORT') && kindOf('BATCH_EXPORT', () => this.exportsOf(projectId, enabled)),
     ]);
-    const superseding = new Set(
-      (functions?.items ?? [])
-        .filter((f) => f.type === 'legacy_destination' && f.enabled && f.template)
-        .map((f) => f.template!.id),
-    );
-    const configItems = configs?.items ?? [];
-    const kept = superseding.size === 0 ? configItems : await this.notSuperseded(configItems, superseding);
-    const all: DestinationRecord[] = [
-      ...(kinds.has('HOG_FUNCTION') ? (functions?.items ?? []) : []),
-      ...kept,
-      ...(exports?.items ?? []),
-    ];
-    const refused = [kinds.has('HOG_FUNCTION') ? functions : null, configs, exports].flatMap((k) =>
-      k?.error ? [{ kind: k.kind, error: k.error as GraphQLError }] : [],
-    );
-    const items = enabled === null ? all : all.filter((d) => enabledOf(d) === enabled);
-    return { items, refused };
+    return merged(reads.filter((r): r is KindRead => Boolean(r)));
   }
 
-  private async functionsOf(projectId: string): Promise<HogFunctionRecord[]> {
-    return this.everyPage((offset) =>
+  private functionsOf(projectId: string, enabled: boolean | null) {
+    return pagedKind<DestinationRecord>((offset) =>
       this.hogFunctions.page({
         projectId,
         limit: PAGE_SIZE,
         offset,
-        filters: { types: DESTINATION_TYPES },
+        filters: { types: DESTINATION_TYPES, enabled },
       }),
     );
   }
 
-  private configsOf(projectId: string): Promise<ConfigRecord[]> {
-    return this.everyPage((offset) => this.configs.page({ projectId, limit: PAGE_SIZE, offset }));
+  /**
+   * The plugin configs no enabled legacy_destination supersedes: paged as PostHog counts them
+   * while none does and `enabled` is not asked for, else read whole and filtered here.
+   */
+  private async configsOf(
+    projectId: string,
+    enabled: boolean | null,
+    functions: Promise<{ first: { count: number; head(n: number): DestinationRecord[] } } | null> | null,
+  ): Promise<KindList<DestinationRecord>> {
+    const superseding = await this.supersedingTemplates(projectId, enabled, functions);
+    const pageAt = (offset: number) => this.configs.page({ projectId, limit: PAGE_SIZE, offset });
+    if (superseding.size === 0 && enabled === null) return (await pagedKind<DestinationRecord>(pageAt)).list;
+    const all = await everyPage(pageAt);
+    const kept = superseding.size === 0 ? all : await this.notSuperseded(all, superseding);
+    return wholeKind(enabled === null ? kept : kept.filter((c) => enabledOf(c) === enabled));
+  }
+
+  /**
+   * The templates of the project's enabled legacy_destination functions: from the destinations'
+   * first page when it holds them all (the usual case: no extra call), else read on their own.
+   */
+  private async supersedingTemplates(
+    projectId: string,
+    enabled: boolean | null,
+    functions: Promise<{ first: { count: number; head(n: number): DestinationRecord[] } } | null> | null,
+  ): Promise<Set<string>> {
+    const listed = enabled !== false ? await functions : null;
+    const candidates =
+      listed && listed.first.count <= PAGE_SIZE
+        ? listed.first.head(PAGE_SIZE)
+        : await everyPage<DestinationRecord>((offset) =>
+            this.hogFunctions.page({
+              projectId,
+              limit: PAGE_SIZE,
+              offset,
+              filters: { types: ['legacy_destination'], enabled: true },
+            }),
+          ).catch((error) => {
+            if (isUnsupported(error)) return [];
+            throw error;
+          });
+    return new Set(
+      (candidates as HogFunctionRecord[])
+        .filter((f) => f.type === 'legacy_destination' && f.enabled && f.template)
+        .map((f) => f.template!.id),
+    );
   }
 
   /** The batch exports PostHog lists, but for its internal Workflows type (hidden there too). */
-  private async exportsOf(projectId: string): Promise<BatchExportRecord[]> {
-    const exports = await this.everyPage((offset) =>
-      this.batchExports.page({ projectId, limit: PAGE_SIZE, offset }),
-    );
-    return exports.filter((e) => e.destinationType !== INTERNAL_DESTINATION_TYPE);
-  }
-
-  private async everyPage<T>(
-    pageAt: (offset: number) => Promise<{ count: number; head(n: number): T[] }>,
-  ): Promise<T[]> {
-    const first = await pageAt(0);
-    // Read now, not after the rest arrive: a page read whole lets its answer's bytes go (pages.ts).
-    const items = first.head(PAGE_SIZE);
-    const pages = Math.min(MAX_PAGES, Math.ceil(first.count / PAGE_SIZE));
-    const rest = await Promise.all(
-      Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
-        pageAt((i + 1) * PAGE_SIZE).then((page) => page.head(PAGE_SIZE)),
-      ),
-    );
-    return items.concat(...rest);
+  private async exportsOf(projectId: string, enabled: boolean | null): Promise<KindList<DestinationRecord>> {
+    const pageAt = (offset: number) => this.batchExports.page({ projectId, limit: PAGE_SIZE, offset });
+    if (enabled === null) {
+      const keep = (e: DestinationRecord) => isUserExport(e as BatchExportRecord);
+      return (await pagedKind<DestinationRecord>(pageAt, keep)).list;
+    }
+    const all = (await everyPage(pageAt)).filter(isUserExport);
+    return wholeKind(all.filter((e) => enabledOf(e) === enabled));
   }
 
   /**

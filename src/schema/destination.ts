@@ -7,7 +7,7 @@ import { DESTINATION_KINDS, type DestinationKind, type DestinationRecord } from 
 import { mapMaybePromise } from '../maybe-promise.ts';
 import { ActivityLogConnection } from './activity-log.ts';
 import { builder } from './builder.ts';
-import { arrayConnection } from './connections/array.ts';
+import { windowConnection } from './connections/array.ts';
 import { ActivityLogEntryRef, DestinationRef, ProjectRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
 
@@ -116,7 +116,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: DestinationRef,
       nullable: true,
       description: needsScopes(
-        'Every destination of the project, one list: hog functions of the destination kinds (destination, site_destination, legacy_destination; GET …/hog_functions/), then the legacy plugin configs (GET …/pipeline_destination_configs/) that no enabled legacy_destination supersedes (one config retrieve per distinct plugin says which), then the batch exports (GET …/batch_exports/; PostHog’s internal Workflows exports never appear). Each list is read whole (at most 10,000 items each) and paged here both ways, so cursors stay valid across kinds; an upstream without one of the lists contributes none of it.',
+        'Every destination of the project, one list: hog functions of the destination kinds (destination, site_destination, legacy_destination; GET …/hog_functions/), then the legacy plugin configs (GET …/pipeline_destination_configs/) that no enabled legacy_destination supersedes (one config retrieve per distinct plugin says which), then the batch exports (GET …/batch_exports/; PostHog’s internal Workflows exports never appear). Each kind’s first page says its count, and a page reads only the upstream pages it covers, so cursors stay valid across kinds at any size; plugin configs are read whole while an enabled legacy_destination supersedes some, and configs and batch exports when `enabled` is given (PostHog cannot filter them so). An upstream without one of the lists contributes none of it.',
         'hog_function:read',
         'plugin:read',
         'batch_export:read',
@@ -136,10 +136,11 @@ builder.objectFields(ProjectRef, (t) => ({
           mapMaybePromise(ctx.loaders.currentProject.cursorId(project.projectId), (id) =>
             JSON.stringify(['destinations', id, enabled, kinds]),
           );
-        return arrayConnection<DestinationRecord>(list, args, async () => {
-          const { items, refused } = await ctx.loaders.destinations.all(project.projectId, enabled, kinds);
-          for (const { kind, error } of refused) ctx.partialErrors.push(kindRefused(error, kind, info));
-          return items;
+        return windowConnection<DestinationRecord>(list, args, async () => {
+          const window = await ctx.loaders.destinations.window(project.projectId, enabled, kinds);
+          for (const { kind, error } of window.refused)
+            ctx.partialErrors.push(kindRefused(error, kind, info));
+          return window;
         });
       },
     },
