@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --no-rivals] [-- --only <text>]: the gateway side by side with
+// npm run bench [-- --quick] [-- --no-rivals] [-- --only <text>] [-- --fan-out 2000,10000]: the gateway side by side with
 // a floor (a bare node:http + undici hop making the same upstream GETs, no GraphQL), a bare yoga
 // server (yoga + graphql-jit, hand-written resolvers) and two rivals: Apollo Server 5 with
 // RESTDataSource over the same resolvers, and GraphQL Mesh over an OpenAPI description of the
@@ -22,11 +22,13 @@
 // measurement, not a test: nothing here asserts. Prints a markdown table, then the gateway's
 // ratios to bare yoga by scenario and dialect; writes the figures as JSON under bench-results/
 // (git-ignored).
+
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RedisServer } from '../shared-state/processes.ts';
+import { fanOutRows, measureFanOut } from './fan-out.ts';
 import { CONNECTIONS, check, control, type Figures, measure, ROUNDS, runningIn, SECONDS } from './measure.ts';
 import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
 import { type BenchDialect, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -36,6 +38,12 @@ const QUICK = process.argv.includes('--quick');
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 /** `--no-rivals`: leave Apollo and Mesh out (no install). */
 const RIVALS = !process.argv.includes('--no-rivals');
+/** `--fan-out 2000,10000`: the subscriber counts of the fan-out scenario. */
+const FAN_OUT = (
+  process.argv.includes('--fan-out') ? process.argv[process.argv.indexOf('--fan-out') + 1]! : '2000,10000'
+)
+  .split(',')
+  .map(Number);
 const WARM_UP_SECONDS = QUICK ? 1 : 2;
 /**
  * The V8 setting docs/operating.md (Deploying) offers for trading memory for CPU: a young generation of
@@ -333,6 +341,11 @@ async function main() {
   }
   await redis?.stop();
   report(scenarios, results, idle ?? {});
+  if (!ONLY || 'fan-out'.includes(ONLY)) {
+    const fanOut = [];
+    for (const n of FAN_OUT) fanOut.push(await measureFanOut(n, GATEWAY_LISTENING));
+    console.log(`\n${fanOutRows(fanOut).join('\n')}`);
+  }
 }
 
 await main();

@@ -94,6 +94,15 @@ export const SCENARIOS: Scenario[] = [
     meshQuery: MESH_COMBINED,
   },
   {
+    // A hosted PostHog is about 100 ms away: what a user feels is latency, with calls in flight.
+    name: 'combined view, 2 projects, upstream 100 ms',
+    dialects: ['spec', 'posthog'],
+    latencyMs: 100,
+    query: COMBINED,
+    floorPath: '/combined',
+    meshQuery: MESH_COMBINED,
+  },
+  {
     name: 'activity log (50) with configs',
     dialects: EVERY_DIALECT,
     latencyMs: 0,
