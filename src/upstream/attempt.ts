@@ -1,10 +1,11 @@
-// One attempt of an upstream call: the request on the pool with the caller's key, its answer read
+// One attempt of an upstream call: the request on the upstream's connections with the caller's key, its answer read
 // whole (so the socket goes back to the pool), and what it became: the answer, or an
 // AttemptFailure saying whether the retry policy may try again (retry.ts).
 import type { GraphQLError } from 'graphql';
 import { malformedUpstreamBody, upstreamTimeout } from '../errors/codes.ts';
 import { decodeUtf8, readChunks } from './answer-body.ts';
 import type { CallerOptions, UpstreamCall, UpstreamResponse } from './call.ts';
+import type { UpstreamConnections } from './connections.ts';
 import {
   mayHaveReachedUpstream,
   transportError,
@@ -19,13 +20,13 @@ import {
   type RetryReason,
   retryAfterSeconds,
 } from './retry.ts';
-import { type Pool, requestOn } from './undici-pool.ts';
+import { requestOn } from './undici-pool.ts';
 
 export const USER_AGENT = 'destinations-graphql-gateway/0.1';
 
-/** What an attempt needs of the client: its pool and its timeouts and limits. */
+/** What an attempt needs of the client: its connections and its timeouts and limits. */
 export interface AttemptSettings {
-  pool: Pool;
+  connections: UpstreamConnections;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   /** A larger answer is refused as malformed (UPSTREAM_UNAVAILABLE), as soon as it is seen. */
@@ -100,7 +101,7 @@ export async function attempt(
   let status: number | null = null;
   let errorCode: string | null = null;
   try {
-    const response = await requestOn(settings.pool, {
+    const response = await requestOn(settings.connections.pool, {
       path: `${call.path}${queryString(call.query)}`,
       method: call.method,
       headers,

@@ -1,6 +1,6 @@
-// The only code that speaks HTTP to the REST upstream. One keep-alive undici Pool per upstream
-// origin (undici-pool.ts), bounded in connections; calls beyond them wait, the oldest operation's
-// first (oldest-first.ts). Every request:
+// The only code that speaks HTTP to the REST upstream, over HTTP/2 when it offers it, else
+// HTTP/1.1 (connections.ts). At most maxInFlight calls at once; calls beyond them wait, the oldest
+// operation's first (oldest-first.ts). Every request:
 // - carries the caller's Authorization header exactly as received, to the configured origin only;
 // - runs under the GraphQL request's one abort signal, which fires at its deadline or when its
 //   client goes away: after that no call, retry or wait starts, and calls in flight are cut;
@@ -13,11 +13,12 @@ import { hashKey, type KeyHash } from '../caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { AttemptFailure, type AttemptSettings, attempt, stopped, USER_AGENT } from './attempt.ts';
 import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } from './call.ts';
+import { UpstreamConnections } from './connections.ts';
 import type { KeyBudget } from './key-budget.ts';
 import { OldestFirstGate } from './oldest-first.ts';
 import { sleep } from './request-signal.ts';
 import { backoffMs, isRetryableMethod } from './retry.ts';
-import { Pool, requestOn } from './undici-pool.ts';
+import { requestOn } from './undici-pool.ts';
 
 export interface UpstreamClientOptions {
   origin: string;
@@ -25,7 +26,14 @@ export interface UpstreamClientOptions {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   retries: number;
-  maxConnections: number;
+  /** Calls in flight at once, over either protocol. */
+  maxInFlight: number;
+  /** Connections at most; null: as many as the calls in flight need (connections.ts). */
+  maxConnections: number | null;
+  /** Offer HTTP/2 to an https:// upstream. */
+  http2: boolean;
+  /** PEM certificates trusted for the upstream beside Node's own roots. */
+  ca: string | null;
   /** A larger answer is refused as malformed (UPSTREAM_UNAVAILABLE), as soon as it is seen. */
   maxResponseBytes: number;
   /** Each key's upstream budget (key-budget.ts); null or off: none. */
@@ -33,8 +41,8 @@ export interface UpstreamClientOptions {
 }
 
 export class UpstreamClient {
-  private readonly pool: Pool;
-  /** Who gets a free connection: the oldest operation waiting (oldest-first.ts). */
+  private readonly connections: UpstreamConnections;
+  /** Who gets a free slot: the oldest operation waiting (oldest-first.ts). */
   private readonly gate: OldestFirstGate;
   /** Callers bound so far: each caller's place in line for connections. */
   private callersBound = 0;
@@ -42,16 +50,11 @@ export class UpstreamClient {
   private readonly settings: AttemptSettings;
 
   constructor(private readonly options: UpstreamClientOptions) {
-    this.pool = new Pool(options.origin, {
-      connections: options.maxConnections,
-      connect: { timeout: options.connectTimeoutMs },
-      headersTimeout: options.headersTimeoutMs,
-      bodyTimeout: options.bodyTimeoutMs,
-      keepAliveTimeout: 10_000,
-    });
-    this.gate = new OldestFirstGate(options.maxConnections);
+    this.connections = new UpstreamConnections(options);
+    this.gate = new OldestFirstGate(this.connections.slots);
+    this.connections.onSlots = (slots) => this.gate.resize(slots);
     const { headersTimeoutMs, bodyTimeoutMs, maxResponseBytes } = options;
-    this.settings = { pool: this.pool, headersTimeoutMs, bodyTimeoutMs, maxResponseBytes };
+    this.settings = { connections: this.connections, headersTimeoutMs, bodyTimeoutMs, maxResponseBytes };
   }
 
   /** Calls for one round of a GraphQL request's work; its calls go before those of later ones. */
@@ -120,10 +123,15 @@ export class UpstreamClient {
     throw last?.error ?? stopped(caller)!;
   }
 
-  /** The pool's sockets and queue, for metrics. */
+  /** The connections and the calls queued, for metrics. */
   poolStats(): { connected: number; queued: number; running: number } {
-    const { connected, queued, running } = this.pool.stats;
+    const { connected, queued, running } = this.connections.stats();
     return { connected, queued: queued + this.gate.queued, running };
+  }
+
+  /** What the upstream speaks, once a connection has said (null before). */
+  get protocol(): 'http/1.1' | 'h2' | null {
+    return this.connections.protocol;
   }
 
   /**
@@ -132,7 +140,7 @@ export class UpstreamClient {
    */
   async probe(timeoutMs: number): Promise<{ ok: boolean; reason: string }> {
     try {
-      const response = await requestOn(this.pool, {
+      const response = await requestOn(this.connections.pool, {
         path: '/api/projects/',
         method: 'GET',
         headers: { accept: 'application/json', 'user-agent': USER_AGENT },
@@ -151,6 +159,6 @@ export class UpstreamClient {
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.connections.close();
   }
 }

@@ -5,6 +5,7 @@
 import { GraphQLError } from 'graphql';
 import { codedError, upstreamTimeout, upstreamUnavailable } from '../errors/codes.ts';
 import { insteadOf, isRemovedAnswer } from './removed.ts';
+import { HTTP2_RESET_CODES } from './retry.ts';
 
 /** The parts of an upstream error body the gateway may repeat. */
 interface UpstreamErrorBody {
@@ -108,6 +109,7 @@ export function transportError(error: unknown, deadlineHit: boolean): GraphQLErr
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
     return upstreamUnavailable('connection reset');
   }
+  if ((HTTP2_RESET_CODES as readonly string[]).includes(code)) return upstreamUnavailable('stream reset');
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return upstreamUnavailable('host not found');
   const name = (error as Error | null)?.name;
   if (name === 'AbortError' || name === 'ClientGone' || code === 'UND_ERR_ABORTED') {

@@ -35,7 +35,16 @@ export class OldestFirstGate {
   /** A binary min-heap on (order, arrival). */
   private readonly heap: Waiter[] = [];
 
-  constructor(private readonly slots: number) {}
+  constructor(private slots: number) {}
+
+  /** Fewer or more calls at once (once the upstream's protocol is known): more wake waiters now. */
+  resize(slots: number): void {
+    this.slots = slots;
+    while (this.inFlight < this.slots && this.heap.length > this.cancelled) {
+      this.inFlight++;
+      this.handOver();
+    }
+  }
 
   /**
    * true when a slot was free and is now taken (no await on the hot path when the upstream keeps
@@ -68,17 +77,22 @@ export class OldestFirstGate {
     });
   }
 
-  /** The slot goes straight to the oldest waiter, if any. */
+  /** The slot goes straight to the oldest waiter, if any (unless there are fewer slots now). */
   leave(): void {
+    if (this.inFlight > this.slots || !this.handOver()) this.inFlight--;
+  }
+
+  /** Grants a taken slot to the oldest waiter; false when none waits. */
+  private handOver(): boolean {
     for (let next = this.pop(); next; next = this.pop()) {
       if (next.cancelled) {
         this.cancelled--;
         continue;
       }
       next.settle(true);
-      return;
+      return true;
     }
-    this.inFlight--;
+    return false;
   }
 
   /** Calls waiting for a slot. */

@@ -2,6 +2,16 @@
 // Only reads are retried; a write (POST, PATCH, DELETE) is sent exactly once, because the
 // upstream may have applied it whatever the answer looked like.
 
+/** How a lost HTTP/2 stream or session shows (node:http2's codes, undici's informational one). */
+export const HTTP2_RESET_CODES = [
+  'ERR_HTTP2_STREAM_ERROR',
+  'ERR_HTTP2_STREAM_CANCEL',
+  'ERR_HTTP2_GOAWAY_SESSION',
+  'ERR_HTTP2_INVALID_SESSION',
+  'ERR_HTTP2_SESSION_ERROR',
+  'UND_ERR_INFO',
+] as const;
+
 export const RETRY_POLICY = {
   /** The methods that may be sent again. */
   methods: new Set(['GET']),
@@ -15,6 +25,9 @@ export const RETRY_POLICY = {
     'EPIPE',
     'UND_ERR_CONNECT_TIMEOUT',
     'EAI_AGAIN',
+    // HTTP/2: the stream was reset (REFUSED_STREAM, CANCEL, …) or closed before its answer, or the
+    // session went away (GOAWAY): the call may go again on another stream or connection.
+    ...HTTP2_RESET_CODES,
   ]),
   /** Exponential backoff: base × 2^(retry − 1), plus up to `jitterMs` at random. */
   backoff: { baseMs: 100, jitterMs: 100 },
