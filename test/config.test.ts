@@ -10,6 +10,8 @@ describe('configuration from the environment', () => {
     expect(config.port).toBe(4000);
     expect(config.host).toBe('0.0.0.0');
     expect(config.upstreamUrl).toBeNull();
+    // No upstream and no demo asked for: main.ts refuses to start (process.test.ts).
+    expect(config.demoUpstream).toBe(false);
     expect(config.graphiql).toBe(true);
     expect(config.limits.depth).toBe(12);
     expect(config.workers).toBe(1);
@@ -22,6 +24,7 @@ describe('configuration from the environment', () => {
 
   it('reads integers, flags, choices, lists and URLs', () => {
     const config = loadConfig({
+      DEMO_UPSTREAM: 'true',
       PORT: '8080',
       UPSTREAM_URL: 'https://eu.posthog.com/some/path',
       GRAPHIQL: '0',
@@ -34,6 +37,7 @@ describe('configuration from the environment', () => {
       METRICS_TOKEN: 'a-token-of-16-chars',
     });
     expect(config.port).toBe(8080);
+    expect(config.demoUpstream).toBe(true);
     expect(config.upstreamUrl).toBe('https://eu.posthog.com');
     expect(config.graphiql).toBe(false);
     expect(config.metrics).toEqual({ enabled: false, token: 'a-token-of-16-chars' });
@@ -59,6 +63,8 @@ describe('configuration from the environment', () => {
         METRICS_TOKEN: 'short',
         REDIS_URL: 'http://cache:6379',
         WORKERS: '1.5',
+        LOG_LEVEL: 'loud',
+        REFERENCE_DIALECT: 'graphql',
       });
     } catch (caught) {
       error = caught;
@@ -69,11 +75,13 @@ describe('configuration from the environment', () => {
         [
           'METRICS_TOKEN="short": use at least 16 characters',
           'REDIS_URL="http://cache:6379": expected a URL starting redis:// or rediss://',
-          'PORT="eighty": expected an integer',
+          'PORT="eighty": expected an integer from 0 to 65535',
           'UPSTREAM_URL="ftp://example.com": expected a URL starting http:// or https://',
+          'REFERENCE_DIALECT="graphql": expected one of spec, posthog, posthog-2026',
           'GRAPHIQL="yes": expected one of true, false, 1, 0',
+          'LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent',
           'MAX_DEPTH="0": expected an integer from 1 to 100',
-          'WORKERS="1.5": expected an integer',
+          'WORKERS="1.5": expected an integer from 1 to 256, or auto',
         ].join('; '),
     );
   });

@@ -1,0 +1,57 @@
+// The settings of config.ts that come in groups, one reader per group (each frozen): the upstream
+// client, the HTTP server, an operation's limits, live work.
+import { flag, integer, pemFile, type Read } from './config-parsers.ts';
+
+/** The upstream client: timeouts, retries, connections, the largest answer. */
+export function readUpstream(read: Read) {
+  return Object.freeze({
+    connectTimeoutMs: read('UPSTREAM_CONNECT_TIMEOUT_MS', integer(1, 600_000), 5_000),
+    headersTimeoutMs: read('UPSTREAM_HEADERS_TIMEOUT_MS', integer(1, 600_000), 10_000),
+    bodyTimeoutMs: read('UPSTREAM_BODY_TIMEOUT_MS', integer(1, 600_000), 10_000),
+    retries: read('UPSTREAM_RETRIES', integer(0, 10), 2),
+    // Little's law: calls in flight = calls a second × latency. 256 keep 2,560 calls a second going
+    // to an upstream 100 ms away (~640 combined views/s: about what one process serves on its
+    // CPU); 32 capped a process at ~80 views/s whatever its CPU (issue 42).
+    maxInFlight: read('UPSTREAM_MAX_IN_FLIGHT', integer(1, 10_000), 256),
+    maxConnections: read('UPSTREAM_MAX_CONNECTIONS', integer(1, 10_000), null),
+    http2: read('UPSTREAM_HTTP2', flag, true),
+    ca: read('UPSTREAM_CA_FILE', pemFile, null),
+    maxResponseBytes: read(
+      'UPSTREAM_MAX_RESPONSE_BYTES',
+      integer(1_024, 1024 * 1024 * 1024),
+      32 * 1024 * 1024,
+    ),
+  });
+}
+
+/** The HTTP server: how long a request may take to arrive, how many sockets. */
+export function readServer(read: Read) {
+  return Object.freeze({
+    requestTimeoutMs: read('REQUEST_TIMEOUT_MS', integer(1_000, 600_000), 30_000),
+    headersTimeoutMs: read('HEADERS_TIMEOUT_MS', integer(1_000, 600_000), 10_000),
+    maxConnections: read('MAX_CONNECTIONS', integer(1, 1_000_000), 10_000),
+  });
+}
+
+/** What one operation may be: its shape, cost, upstream calls and body. */
+export function readLimits(read: Read) {
+  return Object.freeze({
+    depth: read('MAX_DEPTH', integer(1, 100), 12),
+    aliases: read('MAX_ALIASES', integer(1, 1_000), 30),
+    tokens: read('MAX_TOKENS', integer(10, 100_000), 2_000),
+    directives: read('MAX_DIRECTIVES', integer(1, 1_000), 20),
+    cost: read('MAX_COST', integer(1, 10_000_000), 50_000),
+    upstreamCalls: read('MAX_UPSTREAM_CALLS', integer(1, 10_000), 50),
+    bodyBytes: read('MAX_BODY_BYTES', integer(1_024, 100 * 1024 * 1024), 1024 * 1024),
+  });
+}
+
+/** Subscriptions and live queries: poll intervals, slots. */
+export function readLive(read: Read) {
+  return Object.freeze({
+    activityPollMs: read('ACTIVITY_POLL_MS', integer(100, 3_600_000), 5_000),
+    liveQueryPollMs: read('LIVE_QUERY_POLL_MS', integer(100, 3_600_000), 10_000),
+    maxSubscriptionsPerKey: read('MAX_SUBSCRIPTIONS_PER_KEY', integer(1, 10_000), 5),
+    maxSubscriptions: read('MAX_SUBSCRIPTIONS', integer(1, 1_000_000), 1_000),
+  });
+}
