@@ -3,8 +3,13 @@
 //
 // Everything under /api is the interface; everything under /__control drives the server from
 // a test in another process (faults, latency, rate limit, the request log, a data reset).
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+//
+// With `tls` it is served over HTTPS, offering HTTP/2 beside HTTP/1.1 (node:http2's compatibility
+// API hands the same request and response objects to the handlers), as PostHog Cloud does.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import { serverError } from './api-error.ts';
 import { handleApi } from './api-handler.ts';
 import type { BatchExportSettings } from './batch-export-model.ts';
@@ -39,6 +44,11 @@ export interface ReferenceUpstreamOptions {
    * and a cap of 3 unless set here), kept across reset().
    */
   batchExports?: Partial<BatchExportSettings>;
+  /**
+   * Serve over TLS with this key and certificate (PEM), at an https:// url. HTTP/2 is offered by
+   * ALPN beside HTTP/1.1 unless `http2` is false (an upstream that speaks only HTTP/1.1).
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer; http2?: boolean };
 }
 
 export interface ReferenceUpstream {
@@ -51,6 +61,8 @@ export interface ReferenceUpstream {
   clearRequests(): void;
   /** Back to the seeded data, no faults, an empty log. */
   reset(): void;
+  /** The node server, for a test that watches or breaks its connections (HTTP/2 sessions). */
+  readonly server: Server | Http2SecureServer;
   close(): Promise<void>;
 }
 
@@ -75,7 +87,7 @@ export async function startReferenceUpstream(
   };
   state.faults.latency = { latencyMs: options.latencyMs ?? 0, jitterMs: options.jitterMs ?? 0 };
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://reference.invalid');
     const handled = url.pathname.startsWith('/__control/')
       ? handleControl(state, () => upstream.reset(), req, res, url)
@@ -85,8 +97,8 @@ export async function startReferenceUpstream(
       if (!res.headersSent) send(res, { status: 500, json: serverError().body() });
       else res.destroy();
     });
-  });
-  server.keepAliveTimeout = 30_000;
+  };
+  const server = serve(options.tls, handle);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -96,7 +108,7 @@ export async function startReferenceUpstream(
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   const upstream: ReferenceUpstream = {
-    url: `http://${host}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     dialect,
     get store() {
       return state.store;
@@ -113,11 +125,41 @@ export async function startReferenceUpstream(
       state.faults.clear();
       state.throttle.reset();
     },
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeAllConnections();
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        else for (const socket of openSockets.get(server) ?? []) socket.destroy();
       }),
   };
   return upstream;
 }
+
+type Handle = (req: IncomingMessage, res: ServerResponse) => void;
+
+function serve(tls: ReferenceUpstreamOptions['tls'], handle: Handle): Server | Http2SecureServer {
+  if (!tls) {
+    const server = createServer(handle);
+    server.keepAliveTimeout = 30_000;
+    return server;
+  }
+  const { key, cert } = tls;
+  if (tls.http2 === false) {
+    const server = createHttpsServer({ key, cert }, handle);
+    server.keepAliveTimeout = 30_000;
+    return server;
+  }
+  // The compatibility API's request and response are node:http's in all the handlers use.
+  const server = createSecureServer({ key, cert, allowHTTP1: true }, handle as never);
+  // It has no closeAllConnections: close() ends its sockets, HTTP/2 sessions and HTTP/1.1 alike.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  openSockets.set(server, sockets);
+  return server;
+}
+
+const openSockets = new WeakMap<Http2SecureServer, Set<Socket>>();
