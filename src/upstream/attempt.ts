@@ -107,6 +107,11 @@ export async function attempt(
       headers,
       body,
       signal: caller.signal,
+      // Only what undici schedules by: over HTTP/2 it would hold a write until every other stream
+      // on its connection had finished, and hold the calls behind the write too. undici never
+      // sends a call again here (no retry handler; a call whose stream or connection fails is
+      // failed, never written again); retry.ts decides what is tried again, and writes are not.
+      idempotent: true,
       headersTimeout: Math.min(settings.headersTimeoutMs, Math.max(1, remaining)),
       bodyTimeout: settings.bodyTimeoutMs,
     });

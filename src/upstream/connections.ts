@@ -9,9 +9,8 @@
 //
 // Over HTTP/2 undici runs one stream per connection unless `pipelining` is raised (undici#4143,
 // fixed only in 8.x), and raising it on a connection that turns out HTTP/1.1 would pipeline that
-// one: each connection gets its factor once its handshake has said which it is. undici sends a
-// write alone on its HTTP/2 connection (after the streams there finish, before any later one), so
-// a write is always the first call a lost connection fails, and undici never sends it again.
+// one: each connection gets its factor once its handshake has said which it is. Writes share the
+// connection with reads (attempt.ts says why undici is told every call is idempotent).
 import { createSecureContext, rootCertificates, type SecureContext, type TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
 import { Client, Pool } from './undici-pool.ts';
