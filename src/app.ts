@@ -9,7 +9,7 @@ import { createContext, type GatewayContext, type NodeServerContext } from './co
 import { createMaskError, useStableErrorCodes } from './errors/masking.ts';
 import { usePartialErrors } from './errors/partial-errors.ts';
 import { EXAMPLE_QUERY } from './example-query.ts';
-import { useGraphiQLPage } from './graphiql-page.ts';
+import { type UpstreamShown, useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
 import { BoundedCache, MAX_CACHED_TEXT, stringBytes } from './limits/bounded-cache.ts';
 import { useLimits } from './limits/index.ts';
@@ -34,6 +34,8 @@ export interface GatewayDeps {
   client: UpstreamClient;
   /** Prefilled in GraphiQL's headers; only ever set for the embedded reference upstream. */
   graphiqlDemoKey?: string | null;
+  /** What GraphiQL's page says is behind the gateway. */
+  graphiqlUpstream?: UpstreamShown;
   /** Where the operation log goes; pino on stdout at config.logLevel when not given. */
   logger?: Logger;
   /** /ready's state; main.ts keeps it to say when shutdown begins. A new one when not given. */
@@ -118,6 +120,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
           headers: deps.graphiqlDemoKey
             ? JSON.stringify({ Authorization: `Bearer ${deps.graphiqlDemoKey}` })
             : undefined,
+          upstream: deps.graphiqlUpstream ?? { url: config.upstreamUrl ?? 'not given', demo: null },
         }),
       usePersistedOperations({ manifest, only, shared: deps.sharedApq ?? null }),
       useLimits(config.limits, estimateOperation),

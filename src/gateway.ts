@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createGateway } from './app.ts';
 import type { Config } from './config.ts';
+import type { DemoUpstream } from './graphiql-page.ts';
 import { createHttpServer } from './http-server.ts';
 import { LiveServices } from './live/services.ts';
 import { loadTracing } from './observability/load-tracing.ts';
@@ -22,6 +23,8 @@ export interface GatewayOptions {
   logger?: Logger;
   /** Prefilled in GraphiQL's headers; only ever set for the embedded reference upstream. */
   graphiqlDemoKey?: string | null;
+  /** The embedded reference upstream's dialect and demo keys, for GraphiQL's page; null otherwise. */
+  demo?: DemoUpstream | null;
   /** A worker of WORKERS > 1: /metrics answers for the whole cluster. */
   clusterWorker?: boolean;
 }
@@ -77,6 +80,7 @@ export async function startGateway(
     client,
     logger: options.logger ?? createLogger(config.logLevel),
     graphiqlDemoKey: options.graphiqlDemoKey ?? null,
+    graphiqlUpstream: { url: options.upstreamOrigin, demo: options.demo ?? null },
     readiness,
     tracing,
     live,

@@ -4,6 +4,10 @@
 //   imported then, not at start-up), and kept only compressed;
 // - it is served brotli- or gzip-compressed as the browser accepts, with a strong ETag and
 //   `Cache-Control: no-cache`, so a browser downloads it once and revalidates it with a 304.
+// Keys: GraphiQL never stores the headers typed (`shouldPersistHeaders: false`), and the page
+// drops any a browser stored before, so a key stays in the tab it was typed in and a returning
+// browser never sends an old (demo) key to another upstream. A line above GraphiQL says which
+// upstream is behind the gateway, the demo keys when it is the embedded one, and where the docs are.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gunzip, gzip } from 'node:zlib';
@@ -14,7 +18,27 @@ export interface GraphiQLPageOptions {
   defaultQuery: string;
   /** GraphiQL's Headers tab, as JSON text; only ever set for the embedded reference upstream. */
   headers?: string;
+  /** What the page says is behind the gateway. */
+  upstream: UpstreamShown;
 }
+
+export interface UpstreamShown {
+  /** The upstream's origin. */
+  url: string;
+  /** The embedded reference upstream's dialect and demo keys; null for any other upstream. */
+  demo: DemoUpstream | null;
+}
+
+export interface DemoUpstream {
+  dialect: string;
+  /** Each demo key with its scopes (null: an unscoped legacy key). */
+  keys: readonly { value: string; scopes: readonly string[] | null }[];
+}
+
+/** Where a reader of the page learns about keys and scopes. */
+export const DOCS_LINKS = [
+  { title: 'PostHog personal API keys and their scopes', href: 'https://posthog.com/docs/api' },
+] as const;
 
 interface CompressedPage {
   etag: string;
@@ -26,9 +50,68 @@ const compressBrotli = promisify(brotliCompress);
 const compressGzip = promisify(gzip);
 const decompressGzip = promisify(gunzip);
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** JSON that may stand inside a <script>. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The line above GraphiQL: the upstream, the demo keys (demo only), the docs. */
+function upstreamLine({ url, demo }: UpstreamShown): string {
+  const where = demo
+    ? `<strong>Demo</strong>: the embedded reference upstream (<code>${escapeHtml(demo.dialect)}</code> dialect, made-up data) at <code>${escapeHtml(url)}</code>. Demo keys: ${demo.keys
+        .map(
+          (key) =>
+            `<code>${escapeHtml(key.value)}</code> (${escapeHtml(key.scopes?.join(', ') ?? 'unscoped')})`,
+        )
+        .join(', ')}. Set <code>UPSTREAM_URL</code> to use your PostHog.`
+    : `Upstream: <code>${escapeHtml(url)}</code>. Send your PostHog personal API key as <code>{"Authorization": "Bearer &lt;key&gt;"}</code> in Headers (it is never stored).`;
+  const docs = DOCS_LINKS.map(
+    (link) => `<a href="${link.href}" target="_blank" rel="noreferrer">${link.title}</a>`,
+  );
+  return `<div id="gateway-upstream">${where} Docs: ${docs.join(' · ')}; this gateway's README.md and docs/ (errors-and-limits.md for every error code).</div>`;
+}
+
+/**
+ * Runs before GraphiQL reads its storage: the headers a browser stored before headers stopped being
+ * persisted (an old demo key among them) are dropped, and every stored tab opens with this page's
+ * headers (the demo key, or none).
+ */
+const forgetStoredHeaders = (headers: string | null) => `<script>
+(function () {
+  try {
+    var storage = window.localStorage;
+    storage.removeItem('graphiql:headers');
+    storage.removeItem('graphiql:shouldPersistHeaders');
+    var tabs = JSON.parse(storage.getItem('graphiql:tabState') || 'null');
+    if (tabs && Array.isArray(tabs.tabs)) {
+      tabs.tabs.forEach(function (tab) { tab.headers = ${scriptJson(headers)}; });
+      storage.setItem('graphiql:tabState', JSON.stringify(tabs));
+    }
+  } catch (e) {}
+})();
+</script>`;
+
+const LINE_STYLE = `<style>
+body { display: flex; flex-direction: column; height: 100vh; margin: 0; }
+#gateway-upstream { font: 13px/1.4 system-ui, sans-serif; padding: 6px 12px; background: #fff8e1; color: #333; border-bottom: 1px solid #e0d7b5; }
+#gateway-upstream code { font-size: 12px; }
+#root { flex: 1; min-height: 0; }
+#root .graphiql-container { height: 100%; width: 100%; }
+</style>`;
+
+/** yoga's GraphiQL page with headers never persisted, and the upstream line above it. */
+export function renderPage(options: GraphiQLPageOptions, render: (options: object) => string): string {
+  const { upstream, ...graphiql } = options;
+  const html = render({ ...graphiql, shouldPersistHeaders: false });
+  const body = /<body[^>]*>/.exec(html);
+  if (!body) throw new Error('GraphiQL page without a <body>');
+  const at = body.index + body[0].length;
+  return `${html.slice(0, at)}${LINE_STYLE}${upstreamLine(upstream)}${forgetStoredHeaders(options.headers ?? null)}${html.slice(at)}`;
+}
+
 async function renderCompressed(options: GraphiQLPageOptions): Promise<CompressedPage> {
   const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-  const html = Buffer.from(renderGraphiQL(options), 'utf8');
+  const html = Buffer.from(renderPage(options, renderGraphiQL), 'utf8');
   const [br, gz] = await Promise.all([
     // Quality 9 compresses 9 MB in well under a second, within a few percent of quality 11.
     compressBrotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),

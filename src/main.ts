@@ -1,10 +1,14 @@
-// The only file that reads process.env or listens. Without UPSTREAM_URL it starts the embedded
-// reference upstream and points the gateway at it, so `npm start` works with no PostHog at hand.
+// The only file that reads process.env or listens. Without UPSTREAM_URL it refuses to start,
+// unless DEMO_UPSTREAM=true asks for a demo: then it starts the embedded reference upstream and
+// points the gateway at it (`npm start` asks for it, so it works with no PostHog at hand), and its
+// first line says so. A production process that lost its UPSTREAM_URL must not serve made-up data.
 // With WORKERS > 1 this process supervises the workers (workers.ts), each of which runs serve():
 // startGateway (gateway.ts), and on SIGTERM or SIGINT its drain.
 import cluster from 'node:cluster';
+import { createServer } from 'node:net';
 import { ConfigError, loadConfig } from './config.ts';
 import { startGateway, TRACE_FLUSH_MS } from './gateway.ts';
+import type { DemoUpstream } from './graphiql-page.ts';
 import { setHeapGrowth } from './heap-growth.ts';
 import { serveClusterMetrics } from './observability/cluster-metrics.ts';
 import { createLogger } from './observability/operation-log.ts';
@@ -15,6 +19,8 @@ import { superviseWorkers } from './workers.ts';
 // Mid-2024 PostHog refuses its custom actions (important changes among them) to every scoped key, so
 // the demo in the posthog dialect uses the unscoped legacy key.
 const demoKeyFor = (dialect: string) => (dialect === 'posthog' ? 'phx_legacy' : 'phx_full');
+/** How the supervisor tells its workers of the demo (JSON of a DemoUpstream; empty: none). */
+const WORKER_DEMO = 'GATEWAY_DEMO_UPSTREAM';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -24,12 +30,36 @@ try {
   console.error(`gateway: ${error.message}`);
   process.exit(1);
 }
-
-/** A Redis that does not answer stops start-up with one line naming REDIS_URL (exit 1). */
-function exitIfRedisUnavailable(error: unknown): never {
-  if (!(error instanceof RedisUnavailableError)) throw error;
-  console.error(`gateway: ${error.message}`);
+if (!config.upstreamUrl && !config.demoUpstream) {
+  console.error(
+    'gateway: UPSTREAM_URL is not set: set it to your PostHog (e.g. UPSTREAM_URL=https://us.posthog.com), or DEMO_UPSTREAM=true for a demo in front of the embedded reference upstream (made-up data, demo keys)',
+  );
   process.exit(1);
+}
+if (!config.upstreamUrl) {
+  console.log(
+    `gateway: DEMO: in front of the embedded reference upstream (${config.referenceDialect} dialect, made-up data, demo keys), as DEMO_UPSTREAM=true asks; set UPSTREAM_URL to serve your PostHog`,
+  );
+}
+
+/**
+ * What stops start-up with one line and exit 1 instead of a stack: a Redis that does not answer
+ * (naming REDIS_URL), a port another process holds (naming PORT).
+ */
+function exitIfCannotStart(error: unknown): never {
+  if (error instanceof RedisUnavailableError) {
+    console.error(`gateway: ${error.message}`);
+    process.exit(1);
+  }
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    const why = code === 'EADDRINUSE' ? 'is in use by another process' : 'may not be used by this user';
+    console.error(
+      `gateway: port ${config.port} on ${config.host} ${why} (${code}): stop what holds it, or set PORT to another port`,
+    );
+    process.exit(1);
+  }
+  throw error;
 }
 
 // Before anything under load: the old generation grows at one pace, idle spells or not.
@@ -45,47 +75,70 @@ process.on('unhandledRejection', (reason) =>
 );
 
 // Imported only when it is used: a gateway in front of PostHog does not hold its code.
-const reference = config.upstreamUrl
-  ? null
-  : await (await import('./reference-upstream/server.ts')).startReferenceUpstream({
-      dialect: config.referenceDialect,
-      port: config.referencePort,
-    });
-const upstreamOrigin = config.upstreamUrl ?? reference!.url;
+const reference = config.upstreamUrl ? null : await startDemoUpstream();
+const upstreamOrigin = config.upstreamUrl ?? reference!.upstream.url;
+
+/** The embedded reference upstream, with what GraphiQL's page says of it. */
+async function startDemoUpstream() {
+  const [{ startReferenceUpstream }, { DEMO_KEYS }] = await Promise.all([
+    import('./reference-upstream/server.ts'),
+    import('./reference-upstream/seed.ts'),
+  ]);
+  const upstream = await startReferenceUpstream({
+    dialect: config.referenceDialect,
+    port: config.referencePort,
+  });
+  const demo: DemoUpstream = {
+    dialect: config.referenceDialect,
+    keys: DEMO_KEYS.map(({ value, scopes }) => ({ value, scopes })),
+  };
+  return { upstream, demo };
+}
 
 if (config.workers > 1 && cluster.isPrimary) {
   // Checked here too, once: workers that cannot start would otherwise be replaced forever.
-  if (config.redis) await (await connectRedis(config.redis).catch(exitIfRedisUnavailable)).close();
-  // Workers are pointed at the upstream this process holds; the demo key goes with the embedded one.
-  const demoKey = reference ? demoKeyFor(config.referenceDialect) : '';
+  if (config.redis) await (await connectRedis(config.redis).catch(exitIfCannotStart)).close();
+  await portIsFree(config.port, config.host).catch(exitIfCannotStart);
+  // Workers are pointed at the upstream this process holds; the demo goes with the embedded one.
   serveClusterMetrics();
   superviseWorkers({
     count: config.workers,
-    env: { UPSTREAM_URL: upstreamOrigin, GATEWAY_GRAPHIQL_DEMO_KEY: demoKey },
+    env: { UPSTREAM_URL: upstreamOrigin, [WORKER_DEMO]: reference ? JSON.stringify(reference.demo) : '' },
     logger,
     close: async () => {
-      await reference?.close();
+      await reference?.upstream.close();
     },
   });
 } else {
   await serve();
 }
 
+/** Resolves when `port` can be listened on (and is let go at once); rejects with listen's error. */
+function portIsFree(port: number, host: string): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
 async function serve(): Promise<void> {
-  const graphiqlDemoKey = reference
-    ? demoKeyFor(config.referenceDialect)
-    : process.env.GATEWAY_GRAPHIQL_DEMO_KEY || null;
+  const demo: DemoUpstream | null =
+    reference?.demo ?? (process.env[WORKER_DEMO] ? JSON.parse(process.env[WORKER_DEMO]) : null);
+  const demoKey = demo ? demoKeyFor(demo.dialect) : null;
   const gateway = await startGateway(config, {
     upstreamOrigin,
     logger,
-    graphiqlDemoKey,
+    graphiqlDemoKey: demoKey,
+    demo,
     clusterWorker: cluster.isWorker,
-  }).catch(exitIfRedisUnavailable);
-  const where = reference
-    ? `the embedded reference upstream (${config.referenceDialect} dialect) at ${upstreamOrigin}; demo key ${demoKeyFor(config.referenceDialect)}`
+  }).catch(exitIfCannotStart);
+  const where = demo
+    ? `the embedded reference upstream (${demo.dialect} dialect) at ${upstreamOrigin}; demo key ${demoKey}`
     : upstreamOrigin;
   logger.info(
-    { port: gateway.port, upstream: reference ? 'embedded reference' : upstreamOrigin },
+    { port: gateway.port, upstream: demo ? 'embedded reference (demo)' : upstreamOrigin },
     'listening',
   );
   console.log(
@@ -102,7 +155,7 @@ async function serve(): Promise<void> {
         'the trace collector did not take the last spans; they are dropped',
       );
     }
-    await reference?.close();
+    await reference?.upstream.close();
     logger.info('stopped');
     logger.flush();
     process.exit(0);

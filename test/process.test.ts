@@ -1,9 +1,10 @@
-// The gateway as a process, as `npm start` runs it: start-up with and without an upstream,
-// GraphiQL and its prefilled query, configuration errors, and graceful shutdown on SIGTERM.
+// The gateway as a process, as `npm start` runs it: start-up with an upstream, with the demo
+// (DEMO_UPSTREAM=true) and refused with neither, GraphiQL and its prefilled query, configuration
+// errors, a busy port, and graceful shutdown on SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXAMPLE_QUERY } from '../src/example-query.ts';
@@ -12,6 +13,8 @@ import { startReferenceUpstream } from '../src/reference-upstream/server.ts';
 import { DEPLOYED_NODE_FLAGS } from './deployed-node-flags.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** In front of the embedded reference upstream, as `npm start` asks for it. */
+const DEMO = { DEMO_UPSTREAM: 'true' };
 const children: ChildProcess[] = [];
 
 afterEach(() => {
@@ -52,12 +55,40 @@ const post = (url: string, query: string, key: string) =>
   });
 
 describe('the gateway process', () => {
-  it('starts with the embedded reference upstream; GraphiQL’s prefilled query runs; SIGTERM stops it cleanly', async () => {
-    const gateway = startGateway({});
+  it('refuses to start with neither UPSTREAM_URL nor DEMO_UPSTREAM, in one line saying to set UPSTREAM_URL', async () => {
+    for (const env of [
+      { NODE_ENV: 'production' },
+      {},
+      { NODE_ENV: 'production', DEMO_UPSTREAM: 'false' },
+    ] as Record<string, string>[]) {
+      const gateway = startGateway(env);
+      const [code] = await once(gateway.child, 'exit');
+      expect(code).toBe(1);
+      const { stdout, stderr } = gateway.output();
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^gateway: UPSTREAM_URL is not set: set it to your PostHog \(e\.g\. UPSTREAM_URL=https:\/\/us\.posthog\.com\), or DEMO_UPSTREAM=true for a demo/,
+        ),
+      ]);
+      await gateway.url.catch(() => undefined);
+    }
+  });
+
+  it('starts with the embedded reference upstream when DEMO_UPSTREAM=true, saying so first; GraphiQL’s prefilled query runs; SIGTERM stops it cleanly', async () => {
+    const gateway = startGateway({ NODE_ENV: 'production', DEMO_UPSTREAM: 'true', LOG_LEVEL: 'info' });
     const url = await gateway.url;
+    expect(gateway.output().stdout.split('\n')[0]).toMatch(
+      /^gateway: DEMO: in front of the embedded reference upstream \(spec dialect, made-up data, demo keys\)/,
+    );
     const page = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
     expect(page).toContain('CombinedView');
     expect(page).toContain('Bearer phx_full');
+    // The page says what is behind it, and lists the demo keys with their scopes.
+    expect(page).toMatch(
+      /<strong>Demo<\/strong>: the embedded reference upstream \(<code>spec<\/code> dialect/,
+    );
+    expect(page).toContain('<code>phx_read</code> (plugin:read, activity_log:read)');
     // Served whole: nothing to fetch from a CDN, so it works on a closed network.
     expect(page).not.toMatch(/<script[^>]+src=["']?https?:|unpkg\.com/);
     const answer = (await (await post(url, EXAMPLE_QUERY, 'phx_full')).json()) as {
@@ -78,6 +109,7 @@ describe('the gateway process', () => {
       const page = await (await fetch(await gateway.url, { headers: { accept: 'text/html' } })).text();
       expect(page).toContain('CombinedView');
       expect(page).not.toContain('phx_');
+      expect(page).toContain(`Upstream: <code>${upstream.url}</code>`);
     } finally {
       await upstream.close();
     }
@@ -143,14 +175,33 @@ describe('the gateway process', () => {
     }
   });
 
+  it('says in one line that the port is taken, and exits 1, with one process or several', async () => {
+    const holder = createTcpServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      for (const workers of ['1', '2']) {
+        const gateway = startGateway({ ...DEMO, PORT: String(port), WORKERS: workers });
+        const [code] = await once(gateway.child, 'exit');
+        expect(code).toBe(1);
+        expect(gateway.output().stderr.trim().split('\n')).toEqual([
+          `gateway: port ${port} on 127.0.0.1 is in use by another process (EADDRINUSE): stop what holds it, or set PORT to another port`,
+        ]);
+        await gateway.url.catch(() => undefined);
+      }
+    } finally {
+      holder.close();
+    }
+  });
+
   // V8's memory reducer, after ~8 s of little allocation, runs memory-reducing mark-compacts that
   // also drop the gateway's optimized code: the next burst of load pays for compiling it again
   // (docs/operating.md, "Idle spells"). It cannot be turned off once the heap exists, so `npm start`
   // gives node --no-memory-reducer; V8 prints each of its steps under --trace-gc-verbose.
   it('runs node as npm start does, with no memory reducer to shrink the heap when idle', async () => {
     const REDUCER = /Memory reducer: started GC/;
-    const deployed = startGateway({}, [...DEPLOYED_NODE_FLAGS, '--trace-gc-verbose']);
-    const asNodeDefaults = startGateway({}, ['--trace-gc-verbose']);
+    const deployed = startGateway(DEMO, [...DEPLOYED_NODE_FLAGS, '--trace-gc-verbose']);
+    const asNodeDefaults = startGateway(DEMO, ['--trace-gc-verbose']);
     await Promise.all([deployed.url, asNodeDefaults.url]);
     // Both idle from start-up: node's own default reduces within 15-35 s (with the TypeScript
     // loader), and the deployed one is given 5 s more to do the same.
@@ -169,7 +220,7 @@ describe('the gateway process', () => {
     const LIMIT = /\[HeapController\] Limit: .*\((\d+\.\d+)\)/;
 
     async function growthFactorUnderLoad(env: Record<string, string>, nodeArguments: string[] = []) {
-      const gateway = startGateway(env, ['--trace-gc-verbose', ...nodeArguments]);
+      const gateway = startGateway({ ...DEMO, ...env }, ['--trace-gc-verbose', ...nodeArguments]);
       const url = await gateway.url;
       const sinceListening = () => gateway.output().stdout.split(/GraphiQL at .*\n/)[1] ?? '';
       for (let sent = 0; sent < 10_000 && !LIMIT.test(sinceListening()); sent++) {

@@ -23,7 +23,14 @@ describe('WORKERS=2', () => {
   it('serves from two workers on one port, pages across them, and drains both on SIGTERM', async () => {
     const primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', WORKERS: '2' },
+      env: {
+        PATH: process.env.PATH,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'error',
+        WORKERS: '2',
+        DEMO_UPSTREAM: 'true',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(primary);
@@ -53,7 +60,9 @@ describe('WORKERS=2', () => {
     expect(workers).toHaveLength(2);
 
     // One upstream for both: the embedded reference upstream runs once, in the primary.
-    const upstreams = [...output.matchAll(/in front of (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]);
+    const upstreams = [...output.matchAll(/GraphiQL at .* in front of .*?(http:\/\/127\.0\.0\.1:\d+)/g)].map(
+      (m) => m[1],
+    );
     expect(upstreams).toHaveLength(2);
     expect(new Set(upstreams).size).toBe(1);
 

@@ -254,7 +254,12 @@ describe('start-up without its Redis', () => {
   it('fails with one line naming REDIS_URL (and no password), exit 1', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { PATH: process.env.PATH, PORT: '0', REDIS_URL: `redis://user:s3cret@127.0.0.1:${port}` },
+      env: {
+        PATH: process.env.PATH,
+        PORT: '0',
+        DEMO_UPSTREAM: 'true',
+        REDIS_URL: `redis://user:s3cret@127.0.0.1:${port}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
