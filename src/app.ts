@@ -12,7 +12,10 @@ import { EXAMPLE_QUERY } from './example-query.ts';
 import { type UpstreamShown, useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
 import { BoundedCache, MAX_CACHED_TEXT, stringBytes } from './limits/bounded-cache.ts';
+import { useCorsOffPreflight } from './limits/cors-preflight.ts';
 import { useLimits } from './limits/index.ts';
+import { useKeyRefusal } from './limits/keyless.ts';
+import { useStreamAccept } from './limits/stream-accept.ts';
 import { useLiveQueries } from './live/live-queries.ts';
 import { useRelayedResults } from './live/relayed-results.ts';
 import type { LiveServices } from './live/services.ts';
@@ -70,7 +73,7 @@ const parseErrorCache = () =>
 export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   // A masked error's detail goes to the log only (with its request id), never to the caller.
   const masked: MaskedErrors = new WeakMap();
-  const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error));
+  const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error), schema);
   const { metrics, listeners, observe } = observabilityFor(config, deps, masked);
   const { manifest, only } = config.persistedOperations;
   const { live } = deps;
@@ -122,8 +125,14 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
             : undefined,
           upstream: deps.graphiqlUpstream ?? { url: config.upstreamUrl ?? 'not given', demo: null },
         }),
+      // CORS off: a browser's preflight hears of CORS_ORIGINS (else yoga's CORS answers it).
+      !config.corsOrigins && useCorsOffPreflight(),
       usePersistedOperations({ manifest, only, shared: deps.sharedApq ?? null }),
       useLimits(config.limits, estimateOperation),
+      // Before anything starts: an answer in parts needs an Accept that carries parts (406).
+      useStreamAccept(),
+      // No key: one UNAUTHENTICATED for the request when nothing could be answered without one.
+      useKeyRefusal(),
       // Incremental answers (multipart/mixed or SSE); jit.ts leaves those documents to yoga's executor.
       useDeferStream(),
       useLiveQueries(live),
@@ -134,7 +143,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.
 
       // Before the records, so that log, metrics and traces have the codes callers see.
-      useStableErrorCodes(),
+      useStableErrorCodes(schema),
       useOperationRecords(listeners),
       // Last: the WebSocket transport takes its results here, after everything above has seen them.
       useRelayedResults(),

@@ -5,9 +5,21 @@ import { createHash } from 'node:crypto';
 
 export type KeyHash = string & { readonly __keyHash: unique symbol };
 
-/** The header as received, or null when it is absent or blank (both mean: no key). */
+/**
+ * The header as received, or null when it holds no key the upstream could take: absent, blank, or
+ * without the `Bearer` scheme (PostHog reads a personal API key only as `Bearer <key>`, and answers
+ * anything else with "Authentication credentials were not provided."). The gateway refuses those
+ * itself, saying how to send the key (keyless.ts), and calls nothing upstream.
+ */
 export const authorizationOf = (header: string | null | undefined): string | null =>
-  header && header.trim() !== '' ? header : null;
+  header && BEARER_KEY.test(header) ? header : null;
+
+/** `Bearer`, in any case, then the key: how a PostHog personal API key is sent. */
+const BEARER_KEY = /^\s*bearer\s+\S/i;
+
+/** Whether a header was sent that is not `Bearer <key>` (so a refusal can say what to change). */
+export const isMisspeltAuthorization = (header: string | null | undefined): boolean =>
+  header != null && header.trim() !== '' && !BEARER_KEY.test(header);
 
 /**
  * One hash per key however its header is spelled: `Bearer  phx_…`, `Bearer\tphx_…` and

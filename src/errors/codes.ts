@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'PAYMENT_REQUIRED',
   'QUERY_TOO_COMPLEX',
   'METHOD_NOT_ALLOWED',
+  'NOT_ACCEPTABLE',
+  'CORS_ORIGIN_NOT_ALLOWED',
   'UNSUPPORTED_MEDIA_TYPE',
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_ONLY',
@@ -35,8 +37,23 @@ export function codedError(
 export const badUserInput = (message: string, extensions: Record<string, unknown> = {}) =>
   codedError('BAD_USER_INPUT', message, extensions);
 
-export const missingAuthorization = () =>
-  codedError('UNAUTHENTICATED', 'Send your PostHog personal API key as "Authorization: Bearer <key>".');
+const MISSING_AUTHORIZATION = 'Send your PostHog personal API key as "Authorization: Bearer <key>".';
+
+/** No key was sent: nothing was asked of the upstream. */
+export const missingAuthorization = () => codedError('UNAUTHENTICATED', MISSING_AUTHORIZATION);
+
+/** An Authorization header without the Bearer scheme: nothing was asked of the upstream. */
+export const misspeltAuthorization = () =>
+  codedError(
+    'UNAUTHENTICATED',
+    'The Authorization header is not "Bearer <key>": send your PostHog personal API key as "Authorization: Bearer <key>" (the word Bearer, a space, the key).',
+  );
+
+/** The gateway's own refusal for want of a key (not an upstream 401), wherever it was raised. */
+export const isMissingAuthorization = (error: unknown) =>
+  error instanceof GraphQLError &&
+  error.extensions.code === 'UNAUTHENTICATED' &&
+  error.message === MISSING_AUTHORIZATION;
 
 export const upstreamTimeout = (what: string) =>
   codedError('UPSTREAM_TIMEOUT', `The upstream did not answer in time (${what}).`);

@@ -3,8 +3,9 @@
 // a resolver (a syntax or validation error, a variable of the wrong type) is the caller's
 // input, so it gets BAD_USER_INPUT; anything else is a bug, masked as INTERNAL_SERVER_ERROR
 // with no detail (the detail goes to the log).
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { listChoices, upstreamChoices, withEnumChoices } from './choices.ts';
 import { ERROR_CODES, type ErrorCode } from './codes.ts';
 
 const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
@@ -12,9 +13,13 @@ const KNOWN_CODES = new Set<unknown>(ERROR_CODES);
 /** Told of every error masked: what it was, and the masked error the caller gets instead. */
 export type UnexpectedErrorReporter = (error: unknown, masked: GraphQLError) => void;
 
-/** The same error, located where it was, with other extensions. */
-export function withExtensions(error: GraphQLError, extensions: Record<string, unknown>): GraphQLError {
-  return new GraphQLError(error.message, {
+/** The same error, located where it was, with other extensions (and another message). */
+export function withExtensions(
+  error: GraphQLError,
+  extensions: Record<string, unknown>,
+  message = error.message,
+): GraphQLError {
+  return new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
@@ -28,17 +33,26 @@ export function withExtensions(error: GraphQLError, extensions: Record<string, u
 const withCode = (error: GraphQLError, code: ErrorCode) =>
   withExtensions(error, { ...error.extensions, code });
 
-/** yoga's maskError; what it masks goes to `reportUnexpected` (the log), never to the caller. */
+/** An upstream refusal of a choice, with the choices when the gateway knows them (choices.ts). */
+function withUpstreamChoices(error: GraphQLError): GraphQLError {
+  const choices = upstreamChoices(error.path, error.extensions);
+  return choices ? withExtensions(error, error.extensions, listChoices(error.message, choices)) : error;
+}
+
+/**
+ * yoga's maskError; what it masks goes to `reportUnexpected` (the log), never to the caller.
+ * `schema`: where a value not in an enum finds the enum's values.
+ */
 export const createMaskError =
-  (reportUnexpected: UnexpectedErrorReporter) =>
+  (reportUnexpected: UnexpectedErrorReporter, schema?: GraphQLSchema) =>
   (error: unknown): Error => {
     if (error instanceof GraphQLError) {
-      if (KNOWN_CODES.has(error.extensions?.code)) return error;
+      if (KNOWN_CODES.has(error.extensions?.code)) return withUpstreamChoices(error);
       const original = error.originalError;
       if (error.path === undefined && (original == null || original instanceof GraphQLError)) {
         // Raised by graphql-js or yoga about the request itself (its syntax, a variable that does
         // not coerce, its HTTP method), not by a resolver.
-        return asRequestError(error);
+        return asRequestError(error, schema);
       }
     }
     const located = error instanceof GraphQLError ? error : null;
@@ -60,30 +74,35 @@ const PROTOCOL_CODES: Record<number, ErrorCode> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
-/** An error about the request itself: a protocol refusal by its HTTP status, else bad input. */
-function asRequestError(error: GraphQLError): GraphQLError {
+/**
+ * An error about the request itself: a protocol refusal by its HTTP status, else bad input (a
+ * value not in an enum then lists the enum's values).
+ */
+function asRequestError(error: GraphQLError, schema?: GraphQLSchema): GraphQLError {
   const status = (error.extensions?.http as { status?: number } | undefined)?.status;
-  return withCode(error, (status !== undefined && PROTOCOL_CODES[status]) || 'BAD_USER_INPUT');
+  const code = (status !== undefined && PROTOCOL_CODES[status]) || 'BAD_USER_INPUT';
+  const listed = schema ? withEnumChoices(error.message, schema) : null;
+  return listed ? withExtensions(error, { ...error.extensions, code }, listed) : withCode(error, code);
 }
 
-function withStableCode(error: GraphQLError): GraphQLError {
+function withStableCode(error: GraphQLError, schema?: GraphQLSchema): GraphQLError {
   const code = error.extensions?.code;
   if (KNOWN_CODES.has(code)) return error;
   if (code !== undefined && !REQUEST_ERROR_CODES.has(code as string)) return error;
-  return asRequestError(error);
+  return asRequestError(error, schema);
 }
 
 /**
  * Parse and validation errors skip maskError (yoga returns them before execution): this gives
  * them the contract's BAD_USER_INPUT too, so every error a caller sees has a code of the list.
  */
-export function useStableErrorCodes(): Plugin {
+export function useStableErrorCodes(schema?: GraphQLSchema): Plugin {
   return {
     onResultProcess({ result, setResult }) {
       const fix = (r: unknown) => {
         const errors = (r as { errors?: readonly GraphQLError[] } | null)?.errors;
         if (!errors?.length || !errors.every((e) => e instanceof GraphQLError)) return r;
-        return { ...(r as object), errors: errors.map(withStableCode) };
+        return { ...(r as object), errors: errors.map((e) => withStableCode(e, schema)) };
       };
       if (Array.isArray(result)) setResult(result.map(fix) as typeof result);
       else if (result && typeof result === 'object' && 'errors' in result)
