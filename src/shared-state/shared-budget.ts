@@ -4,13 +4,21 @@
 // is granted only as far as both windows have room, counting the slot a window starts in whole and
 // one slot more for a slice's lifetime (a permit is spent up to SLICE_MS after it is counted), so
 // the count Redis holds is never below what PostHog sees. A 429's pause is published on `pause`.
+//
+// Keys counted at once are bounded as in each process (key-budget.ts's MAX_KEYS), for the fleet:
+// `budget-keys` (a sorted set: key → the second of its last slice) holds each counted key, and
+// past MAX_COUNTED_KEYS the one whose last slice is oldest loses its counts. Anyone can invent
+// keys (each a 401 upstream, but counted before it is sent): without the bound, 10,000 of them
+// left 20,000 hashes (about 5 MB) for an hour. A real key pushed out counts from zero again (its
+// pause is each process's, not Redis's, and is kept); past PostHog's limit, PostHog's 429 pauses
+// it.
 import type { KeyHash } from '../caller-key.ts';
 import type { BudgetLimits, KeyBudget, SliceSource } from '../upstream/key-budget.ts';
 import type { SharedRedis } from './redis.ts';
 
 /**
- * KEYS: the by-second and by-minute counts. ARGV: second, minute, want, per minute, per hour.
- * Returns the permits granted (0: none left in one of the windows).
+ * KEYS: the by-second and by-minute counts, the keys counted. ARGV: second, minute, want, per
+ * minute, per hour, max keys. Returns the permits granted (0: none left in one of the windows).
  */
 const TAKE = `
 local function counted(key, oldest)
@@ -31,6 +39,20 @@ redis.call('HINCRBY', KEYS[1], second, grant)
 redis.call('PEXPIRE', KEYS[1], 70000)
 redis.call('HINCRBY', KEYS[2], minute, grant)
 redis.call('PEXPIRE', KEYS[2], 3700000)
+local base = string.sub(KEYS[1], 1, -3)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', second - 3700)
+redis.call('ZADD', KEYS[3], second, base)
+redis.call('PEXPIRE', KEYS[3], 3700000)
+local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
+if over > 0 then
+  for _, oldest in ipairs(redis.call('ZRANGE', KEYS[3], 0, over)) do
+    if over > 0 and oldest ~= base then
+      redis.call('DEL', oldest .. ':s', oldest .. ':m')
+      redis.call('ZREM', KEYS[3], oldest)
+      over = over - 1
+    end
+  end
+end
 return grant`;
 
 /** KEYS as TAKE's; ARGV: second, minute, permits not spent. */
@@ -40,6 +62,10 @@ if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then redis.call('HINCRBY', KEYS[
 return 1`;
 
 const keysOf = (key: KeyHash) => [`budget:${key}:s`, `budget:${key}:m`];
+/** The keys counted in Redis, by the second of their last slice. */
+export const BUDGET_KEYS = 'budget-keys';
+/** At most this many of them: key-budget.ts's MAX_KEYS, a process's bound. */
+export const MAX_COUNTED_KEYS = 10_000;
 const slotsOf = (at: number) => [Math.floor(at / 1000), Math.floor(at / 60_000)];
 
 export class SharedBudget implements SliceSource {
@@ -58,13 +84,15 @@ export class SharedBudget implements SliceSource {
     try {
       const granted = await this.redis.commands.eval(
         TAKE,
-        2,
+        3,
         ...keysOf(key),
+        BUDGET_KEYS,
         second!,
         minute!,
         want,
         limits.perMinute,
         limits.perHour,
+        MAX_COUNTED_KEYS,
       );
       return Number(granted);
     } catch {
