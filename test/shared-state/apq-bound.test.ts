@@ -79,7 +79,7 @@ describe('the shared APQ store under a flood of texts from callers without a key
       const sentinel = `# sentinel ${sentinels++}\n{ __typename }`;
       await register(url, sentinel);
       const key = `gateway:apq:${sha256(sentinel)}`;
-      for (let i = 0; i < 200 && (await client.zscore('gateway:apq-index', key)) === null; i++)
+      for (let i = 0; i < 1_000 && (await client.zscore('gateway:apq-index', key)) === null; i++)
         await new Promise((resolve) => setTimeout(resolve, 10));
       expect(await client.zscore('gateway:apq-index', key)).not.toBeNull();
     }

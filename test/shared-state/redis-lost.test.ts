@@ -23,13 +23,29 @@ const health = async (url: string) => {
   const response = await fetch(`${originOf(url)}/health`);
   return { status: response.status, body: (await response.json()) as { status: string; degraded: string[] } };
 };
-const ready = async (url: string) => (await fetch(`${originOf(url)}/ready`)).status;
+const ready = async (url: string) => {
+  const response = await fetch(`${originOf(url)}/ready`);
+  const { reason } = (await response.json()) as { reason: string };
+  return { code: response.status, reason };
+};
+/**
+ * /ready's status once the upstream probe has answered: a probe may time out on a loaded machine
+ * (1 s), which is no business of Redis's, so a few polls are allowed for it (a bounded wait).
+ */
+async function readyStatus(url: string) {
+  let answer = await ready(url);
+  for (let i = 0; i < 20 && answer.code !== 200 && !answer.reason.includes('Redis'); i++) {
+    await settle(250);
+    answer = await ready(url);
+  }
+  return answer.code;
+}
 const redisUp = async (url: string) =>
   total(parsePrometheus(await (await fetch(`${originOf(url)}/metrics`)).text()), 'gateway_redis_up');
 
 /** Polls /health until it says `degraded` is `wanted` (a bounded wait). */
 async function untilDegraded(url: string, wanted: string[]) {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 2_000; i++) {
     if (JSON.stringify((await health(url)).body.degraded) === JSON.stringify(wanted)) return;
     await settle(25);
   }
@@ -59,12 +75,12 @@ describe('Redis stopped and started again under traffic', () => {
   it('serves throughout: /ready 200, /health degraded then not, the metric flips, one log line each way', async () => {
     expect(await health(h.url)).toEqual({ status: 200, body: { status: 'ok', degraded: [] } });
     expect(await redisUp(h.url)).toBe(1);
-    expect(await ready(strict.url)).toBe(200);
+    expect(await readyStatus(strict.url)).toBe(200);
     const subscription = subscribe(h, 'sse', 'phx_full', ACTIVITY);
     // Its baseline poll made, the subscription takes only what is written from now on.
     for (
       let i = 0;
-      i < 200 && h.upstreamCalls().filter((r) => r.path.endsWith('/activity_log/')).length < 2;
+      i < 1_000 && h.upstreamCalls().filter((r) => r.path.endsWith('/activity_log/')).length < 2;
       i++
     )
       await settle(20);
@@ -76,32 +92,36 @@ describe('Redis stopped and started again under traffic', () => {
       for (let i = 0; i < 20_000 && running; i++) answers.push((await h.gql(ONE_CONFIG)).body);
     })();
 
-    for (let i = 0; i < 400 && answers.length < 5; i++) await settle(25);
+    for (let i = 0; i < 2_000 && answers.length < 5; i++) await settle(25);
     await redis.stop();
     const answeredBefore = answers.length;
     await untilDegraded(h.url, ['redis']);
     expect(await health(h.url)).toEqual({ status: 200, body: { status: 'degraded', degraded: ['redis'] } });
-    expect(await ready(h.url)).toBe(200);
+    expect(await readyStatus(h.url)).toBe(200);
+    expect((await health(h.url)).body.degraded).toEqual(['redis']);
     expect(await redisUp(h.url)).toBe(0);
     // An operator who asked for it takes the process out while Redis is lost.
     await untilDegraded(strict.url, ['redis']);
-    expect(await ready(strict.url)).toBe(503);
+    expect(await ready(strict.url)).toMatchObject({
+      code: 503,
+      reason: expect.stringContaining('Redis at'),
+    });
     // A write while Redis is lost: its entry comes once Redis is back, if not before.
     const renamed = await h.gql(RENAME, { id: configId('1', 7), name: 'Renamed while Redis was lost' });
     expect(renamed.body.errors).toBeUndefined();
-    for (let i = 0; i < 400 && answers.length < answeredBefore + 5; i++) await settle(25);
+    for (let i = 0; i < 2_000 && answers.length < answeredBefore + 5; i++) await settle(25);
     const answeredWhileLost = answers.length;
     expect(answeredWhileLost).toBeGreaterThan(answeredBefore);
 
     await redis.resume();
     await untilDegraded(h.url, []);
     expect(await health(h.url)).toEqual({ status: 200, body: { status: 'ok', degraded: [] } });
-    expect(await ready(h.url)).toBe(200);
+    expect(await readyStatus(h.url)).toBe(200);
     expect(await redisUp(h.url)).toBe(1);
     await untilDegraded(strict.url, []);
-    expect(await ready(strict.url)).toBe(200);
+    expect(await readyStatus(strict.url)).toBe(200);
     // Queries went on after the return too.
-    for (let i = 0; i < 400 && answers.length < answeredWhileLost + 5; i++) await settle(25);
+    for (let i = 0; i < 2_000 && answers.length < answeredWhileLost + 5; i++) await settle(25);
     running = false;
     await traffic;
     console.info(
@@ -128,7 +148,7 @@ describe('Redis stopped and started again under traffic', () => {
     expect(JSON.stringify(second.value.data.activityAdded.detail)).toContain('Renamed once Redis was back');
     await subscription.return();
     subscription.dispose();
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('READY_REQUIRES_REDIS', () => {
