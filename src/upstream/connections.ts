@@ -6,6 +6,8 @@
 // it, one call goes at a time: were all of a cold burst sent at once, each would open its own
 // connection before any knew it could share one. The first connection that does not offer h2
 // settles it on HTTP/1.1 for the life of the process; calls already on the HTTP/2 pool finish there.
+// After a lost connection (GOAWAY) the calls tried again together may open the HTTP/2 pool's few
+// connections at once (3 for 256 calls in flight), not one each.
 //
 // Over HTTP/2 undici runs one stream per connection unless `pipelining` is raised (undici#4143,
 // fixed only in 8.x), and raising it on a connection that turns out HTTP/1.1 would pipeline that
