@@ -49,10 +49,18 @@ export interface PollerOptions {
 }
 
 const MAX_BACKOFF_MS = 60_000;
-const catchUpExceeded = () =>
+/** After the `failures`-th transient failure in a row: a 429's Retry-After, else doubling. */
+export function retryDelayMs(error: GraphQLError, failures: number, pollMs: number): number {
+  const retryAfter = Number(error.extensions?.retryAfter);
+  if (error.extensions?.code === 'RATE_LIMITED' && retryAfter > 0) return retryAfter * 1000;
+  return Math.min(MAX_BACKOFF_MS, pollMs * 2 ** failures);
+}
+
+/** Past the catch-up bound; `when` says where the entries left out came (a resumed feed: after `after`). */
+export const catchUpExceeded = (when = 'between two polls') =>
   codedError(
     'QUERY_TOO_COMPLEX',
-    `More than ${MAX_CATCH_UP_PAGES} pages of activity arrived between two polls: the older entries were left out (read them with Project.activityLog).`,
+    `More than ${MAX_CATCH_UP_PAGES} pages of activity arrived ${when}: the older entries were left out (read them with Project.activityLog).`,
     { measure: 'activityCatchUpPages', limit: MAX_CATCH_UP_PAGES },
   );
 /**
@@ -218,11 +226,7 @@ export class ActivityPoller {
       if (ENDING_CODES.has(code))
         return { events: [{ kind: 'end', error: coded }], nextMs: 0, more: false, ends: true };
       this.failures++;
-      const retryAfter = Number(coded.extensions?.retryAfter);
-      const nextMs =
-        code === 'RATE_LIMITED' && retryAfter > 0
-          ? retryAfter * 1000
-          : Math.min(MAX_BACKOFF_MS, this.options.pollMs * 2 ** this.failures);
+      const nextMs = retryDelayMs(coded, this.failures, this.options.pollMs);
       return { events: [{ kind: 'error', error: coded }], nextMs, more: false, ends: false };
     }
   }

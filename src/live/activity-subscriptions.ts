@@ -3,14 +3,25 @@
 // never shared across keys (and, sharing a Redis, one polling across the processes). Caps:
 // MAX_SUBSCRIPTIONS_PER_KEY per key, MAX_SUBSCRIPTIONS in all.
 // Each subscriber gets its own async iterator; ending it (the client leaves, shutdown) releases
-// its place and, with the last subscriber, the poller.
+// its place and, with the last subscriber, the poller. A subscriber that resumes (`after`) reads
+// what it missed on its own before it joins the poller (resumed-stream.ts).
 import { Repeater } from 'graphql-yoga';
 import { hashKey, type KeyHash } from '../caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { mayBeSameProject } from '../ids.ts';
+import { createLoaders } from '../loaders/index.ts';
 import type { SharedPolling } from '../shared-state/shared-polling.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { type ActivityArgs, ActivityPoller, type PollerEvent } from './activity-poller.ts';
+import { RequestSignal } from '../upstream/request-signal.ts';
+import { ActivityCatchUp, type ReadNewestFirst, type ResumePoint } from './activity-catch-up.ts';
+import {
+  type ActivityArgs,
+  ActivityPoller,
+  catchUpExceeded,
+  type PollerEvent,
+  type Subscriber,
+} from './activity-poller.ts';
+import { runResumed } from './resumed-stream.ts';
 import type { Reservation, SubscriptionSlots } from './subscription-slots.ts';
 import type { WakeBus } from './wake-bus.ts';
 
@@ -40,17 +51,21 @@ export class ActivitySubscriptions {
     return this.pollers.size;
   }
 
-  /** A promise only when the slot is counted in Redis (REDIS_URL). */
+  /**
+   * A promise only when the slot is counted in Redis (REDIS_URL). With `after`, the stream first
+   * delivers what came after that entry (resumed-stream.ts).
+   */
   subscribe(
     authorization: string | null,
     args: ActivityArgs,
+    after: ResumePoint | null = null,
   ): AsyncIterableIterator<PollerEvent> | Promise<AsyncIterableIterator<PollerEvent>> {
     if (!authorization) throw missingAuthorization();
     const key = hashKey(authorization);
     const reservation = this.options.slots.reserve(key);
     return reservation instanceof Promise
-      ? reservation.then((r) => this.stream(key, authorization, args, r))
-      : this.stream(key, authorization, args, reservation);
+      ? reservation.then((r) => this.stream(key, authorization, args, r, after))
+      : this.stream(key, authorization, args, reservation, after);
   }
 
   private stream(
@@ -58,30 +73,63 @@ export class ActivitySubscriptions {
     authorization: string,
     args: ActivityArgs,
     reservation: Reservation,
+    after: ResumePoint | null,
   ): AsyncIterableIterator<PollerEvent> {
     // Counted from the first read of the stream to its end: a stream never read holds no place.
     return new Repeater<PollerEvent>(async (push, stop) => {
       const release = reservation.take();
       const id = `${key}\n${JSON.stringify(args)}`;
-      const shared = this.pollerFor(id, key, authorization, args);
-      const subscriber = (event: PollerEvent) => {
-        const taken = push(event);
-        if (event.kind === 'end') stop();
-        // Settles when the stream's reader takes the event (the poller paces a burst by it).
-        return taken;
+      let joined: { shared: SharedPoller; subscriber: Subscriber } | null = null;
+      const join = (subscriber: Subscriber) => {
+        const shared = this.pollerFor(id, key, authorization, args);
+        joined = { shared, subscriber };
+        shared.poller.add(subscriber);
       };
       const end = () => stop();
       this.ends.add(end);
-      shared.poller.add(subscriber);
+      const signal = new RequestSignal();
+      if (after) {
+        void runResumed({
+          catchUp: new ActivityCatchUp(after, logName(args), () => catchUpExceeded(`after \`after\``)),
+          reader: () => this.reader(authorization, args, signal),
+          // Settles when the reader takes it, or at once when the stream is over.
+          push: (event) => Promise.race([push(event), stop]),
+          join,
+          stop: () => stop(),
+          signal,
+          pollMs: this.options.pollMs,
+        }).catch((error: unknown) => stop(error));
+      } else {
+        join((event) => {
+          const taken = push(event);
+          if (event.kind === 'end') stop();
+          // Settles when the stream's reader takes the event (the poller paces a burst by it).
+          return taken;
+        });
+      }
       await stop;
+      signal.abort(new Error('subscription ended'));
       this.ends.delete(end);
       release();
-      if (shared.poller.remove(subscriber)) {
-        shared.stopWake();
+      const left = joined as { shared: SharedPoller; subscriber: Subscriber } | null;
+      if (left?.shared.poller.remove(left.subscriber)) {
+        left.shared.stopWake();
         // A poller an answer ended may have been replaced meanwhile: only its own entry goes.
-        if (this.pollers.get(id) === shared) this.pollers.delete(id);
+        if (this.pollers.get(id) === left.shared) this.pollers.delete(id);
       }
     });
+  }
+
+  /** Reads the log newest first for one catch-up pass, with the subscriber's key. */
+  private reader(authorization: string, args: ActivityArgs, signal: RequestSignal): ReadNewestFirst {
+    const upstream = this.options.client.forCaller({
+      authorization,
+      signal,
+      deadline: Date.now() + this.options.pollDeadlineMs,
+    });
+    const loaders = createLoaders(upstream);
+    const filters = { scope: args.scope, itemId: args.itemId, userId: args.userId };
+    return (cursor) => loaders.activity.page({ projectId: args.projectId, cursor, filters });
   }
 
   private pollerFor(id: string, key: KeyHash, authorization: string, args: ActivityArgs): SharedPoller {
@@ -120,4 +168,14 @@ export class ActivitySubscriptions {
   closeAll(): void {
     for (const end of [...this.ends]) end();
   }
+}
+
+/** How an error names the log: `project 1`, and its filters. */
+function logName(args: ActivityArgs): string {
+  const filters = [
+    args.scope === null ? null : `scope ${JSON.stringify(args.scope)}`,
+    args.itemId === null ? null : `itemId ${JSON.stringify(args.itemId)}`,
+    args.userId === null ? null : `userId ${args.userId}`,
+  ].filter((f) => f !== null);
+  return `project ${args.projectId}${filters.length ? ` (${filters.join(', ')})` : ''}`;
 }
