@@ -1,15 +1,9 @@
-// A project's activity feed over Server-Sent Events (graphql-sse) that survives a lost connection:
-// it subscribes again with `after` set to the last entry it has, so nothing is missed and nothing
-// comes twice (docs/live-updates.md; test/live/resume.test.ts runs it against a gateway).
-//   GATEWAY_URL=http://localhost:4000/graphql POSTHOG_KEY=phx_… node --import tsx examples/activity-feed-sse.ts 1
+// A project's activity feed over Server-Sent Events (graphql-sse) that survives lost connections:
+// it subscribes again with `after`, the id of the last entry it has, so nothing is missed and
+// nothing comes twice. docs/live-updates.md; test/live/resume.test.ts runs it.
+//   GATEWAY_URL=http://localhost:4000/graphql POSTHOG_KEY=phx_… node --import tsx examples/activity-feed-sse.ts 1 [after]
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'graphql-sse';
-
-const FEED = `subscription Feed($projectId: String!, $after: String) {
-  activityAdded(projectId: $projectId, after: $after) { id activity scope itemId createdAt }
-}`;
-/** Answers after which subscribing again cannot help: the feed stops and says why. */
-const FINAL = ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'PAYMENT_REQUIRED', 'UPSTREAM_UNSUPPORTED', 'BAD_USER_INPUT'];
 
 export interface Entry {
   id: string;
@@ -18,7 +12,6 @@ export interface Entry {
   itemId: string | null;
   createdAt: string;
 }
-
 export interface FeedOptions {
   url: string;
   key: string;
@@ -26,61 +19,60 @@ export interface FeedOptions {
   /** The id of the last entry you have (kept from an earlier run), or null: from now on. */
   after: string | null;
   onEntry: (entry: Entry) => void;
-  /** Errors the stream goes on after (a 5xx, entries left out past the catch-up bound). */
+  /** Errors the feed goes on after: a 5xx, or entries left out past the catch-up bound. */
   onError?: (message: string, code: unknown) => void;
-  /** Stops the feed. */
   signal: AbortSignal;
-  /** The wait before subscribing again after a lost connection. */
-  retryMs?: number;
 }
+/** Answers after which subscribing again cannot help. */
+const FINAL = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'PAYMENT_REQUIRED',
+  'UPSTREAM_UNSUPPORTED',
+  'BAD_USER_INPUT',
+];
 
-/** Follows the feed until `signal` aborts (or a final answer); returns the id of the last entry. */
+/** Follows the feed until `signal` aborts (or a final answer throws); returns the last entry's id. */
 export async function followActivity(options: FeedOptions): Promise<string | null> {
   let after = options.after;
   while (!options.signal.aborted) {
+    // No retries of its own: this loop subscribes again, with the `after` it has then.
     const client = createClient({
       url: options.url,
       headers: { Authorization: `Bearer ${options.key}` },
-      retryAttempts: 0, // the loop below resubscribes, with the `after` it has then
+      retryAttempts: 0,
     });
-    const feed = client.iterate<{ activityAdded: Entry | null }>({
-      query: FEED,
+    const feed = client.iterate<{ activityAdded: Entry }>({
+      query: `subscription Feed($projectId: String!, $after: String) {
+        activityAdded(projectId: $projectId, after: $after) { id activity scope itemId createdAt }
+      }`,
       variables: { projectId: options.projectId, after },
     });
     const stop = () => void feed.return?.();
     options.signal.addEventListener('abort', stop);
     try {
       for await (const result of feed) {
-        for (const error of result.errors ?? []) {
-          const code = error.extensions?.code;
-          if (FINAL.includes(String(code))) throw new FeedEnded(error.message, String(code));
-          (options.onError ?? console.warn)(error.message, code);
+        for (const { message, extensions } of result.errors ?? []) {
+          if (FINAL.includes(String(extensions?.code)))
+            throw new Error(`${extensions?.code}: ${message}`, { cause: 'final' });
+          (options.onError ?? console.warn)(message, extensions?.code);
         }
-        const entry = result.data?.activityAdded;
-        if (entry) {
-          after = entry.id;
-          options.onEntry(entry);
+        if (result.data?.activityAdded) {
+          after = result.data.activityAdded.id;
+          options.onEntry(result.data.activityAdded);
         }
       }
     } catch (error) {
-      if (error instanceof FeedEnded) throw error;
-      // The connection was lost: subscribe again after the last entry delivered.
+      if ((error as Error).cause === 'final') throw error;
+      // The connection was lost: subscribe again, after the last entry delivered.
     } finally {
       options.signal.removeEventListener('abort', stop);
       client.dispose();
     }
-    if (!options.signal.aborted) await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 1_000));
+    if (!options.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
   return after;
-}
-
-export class FeedEnded extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -94,5 +86,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     onEntry: (entry) => console.log(JSON.stringify(entry)),
     signal: stop.signal,
   });
-  console.error(`Resume with: ${process.argv[1]} ${process.argv[2] ?? '@current'} ${last ?? ''}`);
+  console.error(
+    `to resume: node --import tsx ${process.argv[1]} ${process.argv[2] ?? '@current'} ${last ?? ''}`,
+  );
 }

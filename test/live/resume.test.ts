@@ -4,6 +4,7 @@
 // event comes first; an `after` the log does not hold is BAD_USER_INPUT before any polling. The
 // documented clients (examples/activity-feed-*.ts) reconnect during a burst of writes and lose
 // nothing, double nothing.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as sseFeed from '../../examples/activity-feed-sse.ts';
 import * as wsFeed from '../../examples/activity-feed-ws.ts';
@@ -196,5 +197,44 @@ describe.each<Transport>(['sse', 'ws'])('the documented %s feed resumes across r
     expect(after).toBe(received.at(-1));
     for (let i = 0; i < 200 && h.live.slots.open > 0; i++) await settle(10);
     expect(h.live.slots.open).toBe(0);
+  });
+
+  it('stops on a final answer: an `after` the log does not hold', async () => {
+    h.reset();
+    const url = transport === 'sse' ? h.url : h.wsUrl;
+    const feed = FEEDS[transport].followActivity({
+      url,
+      key: 'phx_full',
+      projectId: '1',
+      after: '00000000-0000-0000-0000-000000000000',
+      signal: new AbortController().signal,
+      onEntry: () => {},
+    });
+    await expect(feed).rejects.toThrow(/^BAD_USER_INPUT: `after`/);
+  });
+
+  it('runs as the docs say: `node --import tsx examples/activity-feed-….ts <project> <after>`', {
+    timeout: 30_000,
+  }, async () => {
+    h.reset();
+    const start = pushEntry(h, 'Cli', 'start');
+    const next = pushEntry(h, 'Cli', 'next');
+    const file = `examples/activity-feed-${transport}.ts`;
+    const child = spawn(process.execPath, ['--import', 'tsx', file, '1', start.id], {
+      cwd: new URL('../../', import.meta.url).pathname,
+      env: { ...process.env, GATEWAY_URL: transport === 'sse' ? h.url : h.wsUrl, POSTHOG_KEY: 'phx_full' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    for (let i = 0; i < 1_000 && !stdout.includes('\n'); i++) await settle(20);
+    expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({ id: next.id, scope: 'Cli', itemId: 'next' });
+    child.kill('SIGINT');
+    await exited;
+    // It says where to resume from: the last entry it printed.
+    expect(stderr).toContain(`${file} 1 ${next.id}`);
   });
 });
