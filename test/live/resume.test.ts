@@ -5,10 +5,12 @@
 // documented clients (examples/activity-feed-*.ts) reconnect during a burst of writes and lose
 // nothing, double nothing.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as sseFeed from '../../examples/activity-feed-sse.ts';
 import * as wsFeed from '../../examples/activity-feed-ws.ts';
 import type { ActivityEntry } from '../../src/reference-upstream/model.ts';
+import { codeBlocks, ROOT } from '../docs/markdown-blocks.ts';
 import { configId, type Harness, startHarness } from '../harness.ts';
 import { subscribe, type Transport } from './clients.ts';
 
@@ -221,7 +223,7 @@ describe.each<Transport>(['sse', 'ws'])('the documented %s feed resumes across r
     const next = pushEntry(h, 'Cli', 'next');
     const file = `examples/activity-feed-${transport}.ts`;
     const child = spawn(process.execPath, ['--import', 'tsx', file, '1', start.id], {
-      cwd: new URL('../../', import.meta.url).pathname,
+      cwd: ROOT,
       env: { ...process.env, GATEWAY_URL: transport === 'sse' ? h.url : h.wsUrl, POSTHOG_KEY: 'phx_full' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -237,4 +239,13 @@ describe.each<Transport>(['sse', 'ws'])('the documented %s feed resumes across r
     // It says where to resume from: the last entry it printed.
     expect(stderr).toContain(`${file} 1 ${next.id}`);
   });
+});
+
+it('docs/live-updates.md shows each reconnecting client as the file this test runs', () => {
+  for (const transport of ['sse', 'ws']) {
+    const file = `examples/activity-feed-${transport}.ts`;
+    const shown = codeBlocks('docs/live-updates.md').filter((b) => b.marker === `<!-- file ${file} -->`);
+    expect(shown, file).toHaveLength(1);
+    expect(`${shown[0]!.code}\n`).toBe(readFileSync(`${ROOT}${file}`, 'utf8'));
+  }
 });
