@@ -88,6 +88,8 @@ export async function allDestinations(client: ApolloClient, projectId: string) {
     query: DESTINATIONS,
     variables: { projectId },
     fetchPolicy: 'network-only',
+    // A field that fails is null with a coded error beside the rest of the answer: keep both.
+    errorPolicy: 'all',
   });
   let page = first.data!.project.destinations;
   while (page.pageInfo.hasNextPage) {
@@ -95,6 +97,7 @@ export async function allDestinations(client: ApolloClient, projectId: string) {
       query: DESTINATIONS,
       variables: { projectId, after: page.pageInfo.endCursor },
       fetchPolicy: 'network-only', // the cache already holds a (merged) list: ask for the next page
+      errorPolicy: 'all',
     });
     page = more.data!.project.destinations;
   }
