@@ -52,9 +52,6 @@ const decompressGzip = promisify(gunzip);
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** JSON that may stand inside a <script>. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-
 /** The line above GraphiQL: the upstream, the demo keys (demo only), the docs. */
 function upstreamLine({ url, demo }: UpstreamShown): string {
   const where = demo
@@ -72,11 +69,11 @@ function upstreamLine({ url, demo }: UpstreamShown): string {
 }
 
 /**
- * Runs before GraphiQL reads its storage: the headers a browser stored before headers stopped being
- * persisted (an old demo key among them) are dropped, and every stored tab opens with this page's
- * headers (the demo key, or none).
+ * Runs before GraphiQL reads its storage: what a browser stored while headers were persisted (an
+ * old demo key among them) is dropped, as GraphiQL itself now stores tabs (headers null). A tab
+ * from storage then opens with no headers; a new tab (+) with this page's (the demo key, or none).
  */
-const forgetStoredHeaders = (headers: string | null) => `<script>
+const FORGET_STORED_HEADERS = `<script>
 (function () {
   try {
     var storage = window.localStorage;
@@ -84,7 +81,7 @@ const forgetStoredHeaders = (headers: string | null) => `<script>
     storage.removeItem('graphiql:shouldPersistHeaders');
     var tabs = JSON.parse(storage.getItem('graphiql:tabState') || 'null');
     if (tabs && Array.isArray(tabs.tabs)) {
-      tabs.tabs.forEach(function (tab) { tab.headers = ${scriptJson(headers)}; });
+      tabs.tabs.forEach(function (tab) { tab.headers = null; });
       storage.setItem('graphiql:tabState', JSON.stringify(tabs));
     }
   } catch (e) {}
@@ -102,11 +99,11 @@ body { display: flex; flex-direction: column; height: 100vh; margin: 0; }
 /** yoga's GraphiQL page with headers never persisted, and the upstream line above it. */
 export function renderPage(options: GraphiQLPageOptions, render: (options: object) => string): string {
   const { upstream, ...graphiql } = options;
-  const html = render({ ...graphiql, shouldPersistHeaders: false });
+  const html = render({ ...graphiql, defaultHeaders: graphiql.headers, shouldPersistHeaders: false });
   const body = /<body[^>]*>/.exec(html);
   if (!body) throw new Error('GraphiQL page without a <body>');
   const at = body.index + body[0].length;
-  return `${html.slice(0, at)}${LINE_STYLE}${upstreamLine(upstream)}${forgetStoredHeaders(options.headers ?? null)}${html.slice(at)}`;
+  return `${html.slice(0, at)}${LINE_STYLE}${upstreamLine(upstream)}${FORGET_STORED_HEADERS}${html.slice(at)}`;
 }
 
 async function renderCompressed(options: GraphiQLPageOptions): Promise<CompressedPage> {

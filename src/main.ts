@@ -80,18 +80,14 @@ const upstreamOrigin = config.upstreamUrl ?? reference!.upstream.url;
 
 /** The embedded reference upstream, with what GraphiQL's page says of it. */
 async function startDemoUpstream() {
-  const [{ startReferenceUpstream }, { DEMO_KEYS }] = await Promise.all([
-    import('./reference-upstream/server.ts'),
-    import('./reference-upstream/seed.ts'),
-  ]);
+  const { startReferenceUpstream } = await import('./reference-upstream/server.ts');
   const upstream = await startReferenceUpstream({
     dialect: config.referenceDialect,
     port: config.referencePort,
   });
-  const demo: DemoUpstream = {
-    dialect: config.referenceDialect,
-    keys: DEMO_KEYS.map(({ value, scopes }) => ({ value, scopes })),
-  };
+  // Its seeded keys, with their scopes as this dialect has them.
+  const keys = [...upstream.store.keys.values()].map(({ value, scopes }) => ({ value, scopes }));
+  const demo: DemoUpstream = { dialect: config.referenceDialect, keys };
   return { upstream, demo };
 }
 

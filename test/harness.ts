@@ -4,6 +4,7 @@
 import { Writable } from 'node:stream';
 import { loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
+import type { DemoUpstream } from '../src/graphiql-page.ts';
 import type { LiveServices } from '../src/live/services.ts';
 import { createLogger } from '../src/observability/operation-log.ts';
 import type { Readiness } from '../src/observability/readiness.ts';
@@ -65,6 +66,7 @@ export interface GatewayServer {
 export async function startGatewayServer(
   upstreamUrl: string,
   env: Record<string, string> = {},
+  demo: DemoUpstream | null = null,
 ): Promise<GatewayServer> {
   const config = loadConfig({
     UPSTREAM_URL: upstreamUrl,
@@ -89,6 +91,7 @@ export async function startGatewayServer(
     logger: createLogger('info', sink),
     // As main.ts does for the embedded upstream: the key GraphiQL opens with (browser test).
     graphiqlDemoKey: env.GATEWAY_GRAPHIQL_DEMO_KEY || null,
+    demo,
   });
   return {
     url: gateway.url,
@@ -103,7 +106,11 @@ export async function startGatewayServer(
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const upstream = await startReferenceUpstream({ dialect: options.dialect ?? 'spec', ...options.upstream });
-  const gateway = await startGatewayServer(upstream.url, options.env);
+  // With a demo key, GraphiQL's page shows this upstream as main.ts shows the embedded one.
+  const demo = options.env?.GATEWAY_GRAPHIQL_DEMO_KEY
+    ? { dialect: upstream.dialect, keys: [...upstream.store.keys.values()] }
+    : null;
+  const gateway = await startGatewayServer(upstream.url, options.env, demo);
   const { url, logs } = gateway;
 
   async function post(body: string, headers: Record<string, string> = {}): Promise<GqlAnswer> {

@@ -1,7 +1,9 @@
 // The production path, on a copy of this checkout: the deploy sequence of docs/operating.md (install with dev
 // dependencies, build, prune them, run `node --no-memory-reducer dist/main.js` as the image's PID 1 would) serves and
-// stops cleanly on SIGTERM with no TypeScript loader installed; and `npm start` on a fresh copy
-// builds dist/ first, runs compiled JS, and leaves no orphan when npm gets SIGTERM.
+// stops cleanly on SIGTERM with no TypeScript loader installed, and refuses to start with no
+// UPSTREAM_URL unless DEMO_UPSTREAM=true; and `npm start` on a fresh copy builds dist/ first, runs
+// compiled JS in front of the embedded upstream (a demo, its first line says), and leaves no orphan
+// when npm gets SIGTERM.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -48,10 +50,10 @@ const run = (cwd: string, command: string, args: string[]) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CI: 'true' } });
 
 /** Starts a command, resolving the URL it prints once it listens. */
-function serve(cwd: string, command: string, args: string[]) {
+function serve(cwd: string, command: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(command, args, {
     cwd,
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -110,7 +112,23 @@ describe('the production path', () => {
     for (const devOnly of ['typescript', 'tsx', 'vitest'])
       expect(existsSync(join(dir, 'node_modules', devOnly))).toBe(false);
 
-    const gateway = serve(dir, process.execPath, [...DEPLOYED_NODE_FLAGS, 'dist/main.js']);
+    // As deployed, with no UPSTREAM_URL: no made-up data is served; one line says what to set.
+    const bare = serve(dir, process.execPath, [...DEPLOYED_NODE_FLAGS, 'dist/main.js'], {
+      NODE_ENV: 'production',
+    });
+    const [refused] = await once(bare.child, 'exit');
+    await bare.url.catch(() => undefined);
+    expect(refused).toBe(1);
+    expect(bare.output().trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^gateway: UPSTREAM_URL is not set: set it to your PostHog .* or DEMO_UPSTREAM=true/,
+      ),
+    ]);
+
+    const gateway = serve(dir, process.execPath, [...DEPLOYED_NODE_FLAGS, 'dist/main.js'], {
+      NODE_ENV: 'production',
+      DEMO_UPSTREAM: 'true',
+    });
     await answersTheCombinedView(await gateway.url);
     const page = await fetch(await gateway.url, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
@@ -127,6 +145,13 @@ describe('the production path', () => {
     const npm = serve(dir, 'npm', ['start']);
     await answersTheCombinedView(await npm.url);
     expect(npm.output()).toContain('building dist/');
+    // npm start asks for the demo itself, and the gateway's first line (after the build step's,
+    // from build-if-stale.js) says it is one.
+    const lines = npm.output().split('\n');
+    const first = lines.find(
+      (line) => (line.startsWith('gateway:') && !line.includes('dist/ …')) || line.startsWith('{'),
+    );
+    expect(first).toMatch(/^gateway: DEMO: in front of the embedded reference upstream \(spec dialect/);
     // npm runs the script in a shell that execs node: node is npm's own child, not the shell's.
     const [node] = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(npm.child.pid)], {
       encoding: 'utf8',

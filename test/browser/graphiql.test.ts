@@ -1,7 +1,8 @@
 // GraphiQL in a real browser: Debian's Chromium, headless, driven by puppeteer-core (.ci/run
 // installs the chromium package when it is missing). The page opens with the demo key in its
-// Headers tab, loads nothing from outside this host, runs the example query into the result
-// pane, and shows a subscription's event after a mutation. The screenshot goes to test-output/
+// Headers tab (and stores no key), says which upstream is behind it, loads nothing from outside
+// this host, runs the example query into the result pane, and shows a subscription's event after a
+// mutation; in front of another upstream, a returning browser sends no key it stored before. The screenshot goes to test-output/
 // (git-ignored); docs/graphiql.png in the README is one of them, committed once.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,8 @@ const DEMO_KEY = 'phx_full';
 
 describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
   let h: Harness;
+  /** A gateway in front of an upstream that is not the demo: no key prefilled. */
+  let real: Harness;
   let browser: Browser;
   let page: Page;
   let profile: string;
@@ -24,6 +27,7 @@ describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
 
   beforeAll(async () => {
     h = await startHarness({ env: { GATEWAY_GRAPHIQL_DEMO_KEY: DEMO_KEY, ACTIVITY_POLL_MS: '60000' } });
+    real = await startHarness();
     mkdirSync(OUTPUT, { recursive: true });
     profile = mkdtempSync(join(tmpdir(), 'gateway-chromium-'));
     browser = await puppeteer.launch({
@@ -50,6 +54,7 @@ describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
   afterAll(async () => {
     await browser?.close();
     await h?.close();
+    await real?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
@@ -72,11 +77,12 @@ describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
   it('opens with the demo key in its headers, runs the example query into the result pane, and loads nothing from elsewhere', async () => {
     await page.goto(h.url, { waitUntil: 'load' });
     await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
-    // GraphiQL keeps its tabs, headers included, in localStorage once it has initialised them.
-    await page.waitForFunction(
-      (key) => localStorage.getItem('graphiql:tabState')?.includes(key),
-      { timeout: 10_000 },
-      `Bearer ${DEMO_KEY}`,
+    // The line above GraphiQL: the embedded upstream, its dialect, the demo keys, the docs.
+    const line = await page.$eval('#gateway-upstream', (element) => (element as HTMLElement).innerText);
+    expect(line).toContain('Demo: the embedded reference upstream (spec dialect, made-up data)');
+    expect(line).toContain('phx_read (plugin:read, activity_log:read)');
+    expect(await page.$eval('#gateway-upstream a', (a) => (a as HTMLAnchorElement).href)).toBe(
+      'https://posthog.com/docs/api',
     );
     // The Headers tab shows the demo key (its editor writes spaces as no-break spaces).
     const [headersTab] = await page.$$('xpath/.//button[normalize-space(.)="Headers"]');
@@ -96,10 +102,51 @@ describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
     expect(result).toContain('"totalCount": 155');
     expect(result).not.toContain('"errors"');
     await page.screenshot({ path: join(OUTPUT, 'graphiql.png') });
+    // GraphiQL keeps its tabs in localStorage (after a 500 ms debounce), never their headers.
+    await page.waitForFunction(() => localStorage.getItem('graphiql:tabState')?.includes('CombinedView'), {
+      timeout: 10_000,
+    });
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(stored).not.toContain(DEMO_KEY);
 
     const origin = new URL(h.url).origin;
     const elsewhere = requested.filter((url) => !url.startsWith(origin) && !/^(data|blob):/.test(url));
     expect(elsewhere).toEqual([]);
+  });
+
+  it('in front of another upstream, says which and sends no key a returning browser stored before', async () => {
+    // What the page stored before headers stopped being persisted: the demo key, in a tab and alone.
+    const OLD_HEADERS = JSON.stringify({ Authorization: `Bearer ${DEMO_KEY}` });
+    await page.goto(real.url, { waitUntil: 'load' });
+    await page.evaluate((headers) => {
+      const query = 'query Old { project(projectId: "1") { name } }';
+      const tab = { id: 'old', hash: null, title: 'Old', query, variables: null, headers };
+      const state = { tabs: [{ ...tab, operationName: 'Old', response: null }], activeTabIndex: 0 };
+      localStorage.setItem('graphiql:tabState', JSON.stringify(state));
+      localStorage.setItem('graphiql:query', query);
+      localStorage.setItem('graphiql:headers', headers);
+      localStorage.setItem('graphiql:shouldPersistHeaders', 'true');
+    }, OLD_HEADERS);
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
+    const line = await page.$eval('#gateway-upstream', (element) => (element as HTMLElement).innerText);
+    expect(line).toContain(`Upstream: ${new URL(real.upstream.url).origin}`);
+    expect(line).not.toContain('phx_');
+
+    const sent: Record<string, string>[] = [];
+    const onRequest = (request: { method(): string; url(): string; headers(): Record<string, string> }) => {
+      if (request.method() === 'POST' && request.url().startsWith(real.url)) sent.push(request.headers());
+    };
+    page.on('request', onRequest);
+    await page.click('.graphiql-execute-button');
+    const result = await waitForResult('UNAUTHENTICATED');
+    page.off('request', onRequest);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const headers of sent) expect(headers.authorization).toBeUndefined();
+    // One refusal for the request, saying how to send a key.
+    expect(result.match(/UNAUTHENTICATED/g)).toHaveLength(1);
+    expect(result).toContain('Authorization: Bearer <key>');
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(DEMO_KEY);
   });
 
   it('shows a subscription event after a mutation', async () => {
