@@ -84,6 +84,8 @@ describe('the gateway process', () => {
     const page = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
     expect(page).toContain('CombinedView');
     expect(page).toContain('Bearer phx_full');
+    // GraphiQL is told never to store the headers typed (its Settings then offer no such choice).
+    expect(page).toContain('"shouldPersistHeaders":false');
     // The page says what is behind it, and lists the demo keys with their scopes.
     expect(page).toMatch(
       /<strong>Demo<\/strong>: the embedded reference upstream \(<code>spec<\/code> dialect/,
