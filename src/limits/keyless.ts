@@ -32,11 +32,19 @@ const asMisspelt = (error: GraphQLError) =>
     extensions: error.extensions,
   });
 
+const authorizationHeader = (context: unknown) =>
+  (context as { request?: Request }).request?.headers.get('authorization');
+
 export function useKeyRefusal(): Plugin {
   return {
+    // Every subscription field needs a key: a misspelt header is refused before it starts.
+    onSubscribe({ args, setResultAndStopExecution }) {
+      if (isMisspeltAuthorization(authorizationHeader(args.contextValue))) {
+        setResultAndStopExecution({ errors: [misspeltAuthorization()] });
+      }
+    },
     onExecute({ args }) {
-      const request = (args.contextValue as { request?: Request }).request;
-      const header = request?.headers.get('authorization');
+      const header = authorizationHeader(args.contextValue);
       const misspelt = isMisspeltAuthorization(header);
       if (header && !misspelt) return;
       return {

@@ -30,6 +30,13 @@ describe('refusals that say what to do', () => {
         },
       ]);
     }
+    // A subscription over SSE hears the same, before it starts.
+    const feed = await fetch(h.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: 'phx_full' },
+      body: JSON.stringify({ query: 'subscription Feed { activityAdded(projectId: "1") { activity } }' }),
+    });
+    expect(await feed.text()).toContain('The Authorization header is not \\"Bearer <key>\\"');
     expect(h.upstreamCalls()).toHaveLength(0);
     // Any spelling of the scheme is a key.
     const lower = await h.post(JSON.stringify({ query: SCREEN }), { authorization: 'bearer   phx_full' });
