@@ -158,7 +158,8 @@ for (const file of markdownFiles()) {
           variables,
           isStreamed(block, operation),
         );
-        expect(results.length, 'an answer').toBeGreaterThan(0);
+        // A subscription standing open without an error is what it should do until something happens.
+        if (operation.operation !== 'subscription') expect(results.length, 'an answer').toBeGreaterThan(0);
         const codes = codesOf(results);
         if (marker.expect.length === 0) expect(codes, 'errors the text does not mention').toEqual([]);
         for (const code of marker.expect) {
@@ -169,7 +170,7 @@ for (const file of markdownFiles()) {
         }
         const unexpected = codes.filter((line) => !marker.expect.some((code) => line.startsWith(`${code}:`)));
         expect(unexpected, 'errors other than the expected ones').toEqual([]);
-        answers.set(operation.name!.value, results[0]!.data);
+        answers.set(operation.name!.value, results[0]?.data);
       });
     }
   });
