@@ -11,6 +11,8 @@ import { subscribe, type Transport } from './clients.ts';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ACTIVITY = 'subscription($projectId: String!) { activityAdded(projectId: $projectId) { id activity } }';
+const RESUMED =
+  'subscription($projectId: String!, $after: String) { activityAdded(projectId: $projectId, after: $after) { id } }';
 const LIVE_LOG =
   'query($projectId: String!) @live { project(projectId: $projectId) { activityLog(first: 1) { edges { node { id } } } } }';
 const LIVE_NAME = 'query($projectId: String!) @live { project(projectId: $projectId) { name } }';
@@ -142,6 +144,37 @@ describe.each<Transport>(['sse', 'ws'])('live work that can never deliver ends, 
     const back = await s.next();
     expect(back.value.errors).toBeUndefined();
     expect(back.value.data.project.activityLog.edges).toHaveLength(1);
+    await s.return();
+    s.dispose();
+    await until(() => h.live.slots.open === 0);
+    expect(h.live.slots.open).toBe(0);
+  });
+
+  it('a resumed activityAdded ends on PAYMENT_REQUIRED from its catch-up, before any poller', async () => {
+    const h = harnesses.get('posthog-2026')!;
+    const after = h.upstream.store.activity.find((e) => e.projectId === 3)!.id;
+    const s = subscribe(h, transport, 'phx_other', RESUMED, { projectId: '3', after });
+    await endsOnce(h, s, 'PAYMENT_REQUIRED');
+    expect(h.upstreamCalls().filter((c) => c.query.includes('follow=true'))).toHaveLength(0);
+  });
+
+  it('a resumed activityAdded outlives a 5xx in its catch-up: it reports it, reads again, and delivers', async () => {
+    const h = harnesses.get('spec')!;
+    const [newest, previous] = h.upstream.store.activity.filter((e) => e.projectId === 1).reverse();
+    h.upstream.faults.add({ path: '/activity_log/', action: { kind: 'status', status: 500 } });
+    const s = subscribe(h, transport, 'phx_full', RESUMED, { projectId: '1', after: previous!.id });
+    const failed = await s.next();
+    expect(failed.value.errors[0].extensions.code).toBe('UPSTREAM_ERROR');
+    h.upstream.faults.clear();
+    // The catch-up is read again after the poller's backoff (200 ms here).
+    let caughtUp: { id: string } | null = null;
+    for (let i = 0; i < 10 && caughtUp === null; i++) {
+      const step = await s.next();
+      if (step.done) break;
+      caughtUp = step.value.data?.activityAdded ?? null;
+    }
+    expect(caughtUp?.id).toBe(newest!.id);
+    expect(h.live.slots.open).toBe(1);
     await s.return();
     s.dispose();
     await until(() => h.live.slots.open === 0);
