@@ -1,7 +1,8 @@
 // A refused choice says what the choices are. graphql-js names the enum a value is not in and at
 // most guesses one ("Did you mean …?"); PostHog says only `"x" is not a valid choice.`. Where the
-// gateway knows the choices (an enum of its schema; a hog function's `type`, an open string in the
-// schema since PostHog adds kinds) the message lists them.
+// gateway knows the choices (an enum of its schema; a hog function's `type`, a batch export's
+// interval, model and destination type: open strings in the schema, since PostHog adds kinds) the
+// message lists them.
 import { type GraphQLSchema, isEnumType } from 'graphql';
 
 /**
@@ -18,9 +19,32 @@ export const HOG_FUNCTION_CREATE_TYPES = [
   'transformation_log',
 ] as const;
 
+/** BatchExport's choices (posthog/batch_exports/models.py), as the fields PostHog names them. */
+const BATCH_EXPORT_CHOICES = {
+  interval: ['hour', 'day', 'week', 'every 5 minutes', 'every 15 minutes'],
+  model: ['events', 'persons', 'sessions', 'hogql'],
+  destination__type: [
+    'S3',
+    'AwsS3',
+    'S3Compatible',
+    'Snowflake',
+    'Postgres',
+    'Redshift',
+    'BigQuery',
+    'Databricks',
+    'AzureBlob',
+    'Workflows',
+    'HTTP',
+    'NoOp',
+    'FileDownload',
+  ],
+} as const;
+
 /** Upstream `invalid_choice` refusals the gateway knows the choices of: by mutation, then field. */
 const UPSTREAM_CHOICES: Record<string, Record<string, readonly string[]>> = {
   createHogFunction: { type: HOG_FUNCTION_CREATE_TYPES },
+  createBatchExport: BATCH_EXPORT_CHOICES,
+  updateBatchExport: BATCH_EXPORT_CHOICES,
 };
 
 /** The choices to add to an upstream refusal of a choice, or null. */

@@ -136,7 +136,7 @@ describe('refusals that say what to do', () => {
     });
   });
 
-  it('a choice that is not one lists the choices: an enum of the schema, and a hog function’s type', async () => {
+  it('a choice that is not one lists the choices: an enum of the schema, a hog function’s type, a batch export’s model', async () => {
     const kinds = await h.gql(
       'query Kinds($kinds: [DestinationKind!]) { project(projectId: "1") { destinations(first: 1, kinds: $kinds) { totalCount } } }',
       { kinds: ['WEBHOOK'] },
@@ -160,6 +160,15 @@ describe('refusals that say what to do', () => {
         message:
           '"webhook" is not a valid choice. Choose one of: destination, site_destination, internal_destination, source_webhook, site_app, transformation, transformation_log.',
         extensions: { code: 'BAD_USER_INPUT', field: 'type', upstream: { code: 'invalid_choice' } },
+      },
+    ]);
+    const exported = await h.gql(
+      'mutation Export { createBatchExport(input: { projectId: "1", name: "x", interval: "hour", model: "clicks", destinationType: "NoOp", destinationConfig: {} }) { batchExport { id } } }',
+    );
+    expect(exported.body.errors).toMatchObject([
+      {
+        message: '"clicks" is not a valid choice. Choose one of: events, persons, sessions, hogql.',
+        extensions: { code: 'BAD_USER_INPUT', field: 'model' },
       },
     ]);
   });
