@@ -44,12 +44,18 @@ const ENDING_CODES: ReadonlySet<unknown> = new Set([
   'UPSTREAM_UNSUPPORTED',
 ]);
 
-/** Whether `value` holds a value a re-run could change (any leaf but a null or a __typename). */
+/**
+ * Fields whose value names what was asked for rather than answers it (a project's `id` is its
+ * argument's, read from no upstream): they alone are no answer a re-run could change.
+ */
+const NAMING_FIELDS = new Set(['__typename', 'id']);
+
+/** Whether `value` holds a value a re-run could change (a leaf other than null or a naming field). */
 function holdsAnswer(value: unknown): boolean {
   if (value === null || value === undefined) return false;
   if (Array.isArray(value)) return value.some(holdsAnswer);
   if (typeof value !== 'object') return true;
-  return Object.entries(value).some(([field, inner]) => field !== '__typename' && holdsAnswer(inner));
+  return Object.entries(value).some(([field, inner]) => !NAMING_FIELDS.has(field) && holdsAnswer(inner));
 }
 
 /**

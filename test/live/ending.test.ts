@@ -15,7 +15,7 @@ const RESUMED =
   'subscription($projectId: String!, $after: String) { activityAdded(projectId: $projectId, after: $after) { id } }';
 const LIVE_LOG =
   'query($projectId: String!) @live { project(projectId: $projectId) { activityLog(first: 1) { edges { node { id } } } } }';
-const LIVE_NAME = 'query($projectId: String!) @live { project(projectId: $projectId) { name } }';
+const LIVE_NAME = 'query($projectId: String!) @live { project(projectId: $projectId) { id name } }';
 const REMOVED: FaultAction = {
   kind: 'status',
   status: 404,
@@ -174,6 +174,24 @@ describe.each<Transport>(['sse', 'ws'])('live work that can never deliver ends, 
       caughtUp = step.value.data?.activityAdded ?? null;
     }
     expect(caughtUp?.id).toBe(newest!.id);
+    expect(h.live.slots.open).toBe(1);
+    await s.return();
+    s.dispose();
+    await until(() => h.live.slots.open === 0);
+    expect(h.live.slots.open).toBe(0);
+  });
+
+  it('a @live query that still answers something goes on: a 402 on the log beside the project’s name', async () => {
+    const h = harnesses.get('posthog-2026')!;
+    const query =
+      'query @live { project(projectId: "3") { name activityLog(first: 1) { edges { node { id } } } } }';
+    const s = subscribe(h, transport, 'phx_other', query);
+    const first = await s.next();
+    expect(first.value.errors[0].extensions.code).toBe('PAYMENT_REQUIRED');
+    expect(first.value.data.project.name).toBe('Other Co. web');
+    const calls = h.upstreamCalls().length;
+    await until(() => h.upstreamCalls().length > calls);
+    expect(h.upstreamCalls().length).toBeGreaterThan(calls);
     expect(h.live.slots.open).toBe(1);
     await s.return();
     s.dispose();
