@@ -20,6 +20,7 @@ import { useLiveQueries } from './live/live-queries.ts';
 import { useRelayedResults } from './live/relayed-results.ts';
 import type { LiveServices } from './live/services.ts';
 import { keptAcrossRequests } from './loaders/index.ts';
+import type { UpstreamFeatures } from './loaders/upstream-features.ts';
 import { useOperatorEndpoints } from './observability/endpoints.ts';
 import type { MaskedErrors } from './observability/operation-log.ts';
 import { useOperationRecords } from './observability/operation-record.ts';
@@ -28,7 +29,7 @@ import { useRequestId } from './observability/request-id.ts';
 import type { Tracing } from './observability/tracing.ts';
 import { observabilityFor } from './observability/wiring.ts';
 import { usePersistedOperations } from './persisted-operations/plugin.ts';
-import { estimateOperation } from './schema/cost.ts';
+import { estimatorFor } from './schema/cost.ts';
 import { schema } from './schema/index.ts';
 import type { SharedApqStore } from './shared-state/apq-store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
@@ -49,6 +50,8 @@ export interface GatewayDeps {
   live: LiveServices;
   /** A worker of WORKERS > 1: /metrics answers for the whole cluster (cluster-metrics.ts). */
   clusterWorker?: boolean;
+  /** What the gateway has learnt of its upstream's routes (gateway.ts asks at start-up). */
+  upstreamFeatures?: UpstreamFeatures;
   /** APQ registrations shared through Redis (REDIS_URL). */
   sharedApq?: SharedApqStore | null;
 }
@@ -77,7 +80,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const { metrics, listeners, observe } = observabilityFor(config, deps, masked);
   const { manifest, only } = config.persistedOperations;
   const { live } = deps;
-  const kept = keptAcrossRequests();
+  const kept = keptAcrossRequests(deps.upstreamFeatures);
   return createYoga<NodeServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -128,7 +131,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       // CORS off: a browser's preflight hears of CORS_ORIGINS (else yoga's CORS answers it).
       !config.corsOrigins && useCorsOffPreflight(),
       usePersistedOperations({ manifest, only, shared: deps.sharedApq ?? null }),
-      useLimits(config.limits, estimateOperation),
+      useLimits(config.limits, estimatorFor(kept.upstreamFeatures)),
       // Before anything starts: an answer in parts needs an Accept that carries parts (406).
       useStreamAccept(),
       // No key: one UNAUTHENTICATED for the request when nothing could be answered without one.

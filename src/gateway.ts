@@ -7,13 +7,16 @@ import { createGateway } from './app.ts';
 import type { Config } from './config.ts';
 import type { DemoUpstream } from './graphiql-page.ts';
 import { createHttpServer } from './http-server.ts';
+import { CURRENT_PROJECT } from './ids.ts';
 import { LiveServices } from './live/services.ts';
+import { UpstreamFeatures } from './loaders/upstream-features.ts';
 import { loadTracing } from './observability/load-tracing.ts';
 import { createLogger } from './observability/operation-log.ts';
 import { Readiness } from './observability/readiness.ts';
 import { connectSharedState, shareLiveWork } from './shared-state/index.ts';
 import { UpstreamClient } from './upstream/client.ts';
 import { KeyBudget } from './upstream/key-budget.ts';
+import { PATHS } from './upstream/paths.ts';
 import { attachGraphQLWebSocket } from './websocket.ts';
 
 export interface GatewayOptions {
@@ -76,8 +79,16 @@ export async function startGateway(
     shared,
   );
   await shareLiveWork(shared, live.wake, budget);
+  // What the upstream routes, learnt without a key while the gateway starts (the estimator prices
+  // a page of items' activity as one read only where it may be: loaders/activity-heads.ts).
+  // Awaited (a second at most), so that it is done before the first request, and a test's
+  // request log starts after it.
+  const upstreamFeatures = new UpstreamFeatures();
+  const routed = await client.routes(PATHS.advancedActivityLogs(CURRENT_PROJECT), 1_000);
+  upstreamFeatures.advancedActivityLogs ??= routed ?? undefined;
   const gateway = createGateway(config, {
     client,
+    upstreamFeatures,
     logger: options.logger ?? createLogger(config.logLevel),
     graphiqlDemoKey: options.graphiqlDemoKey ?? null,
     graphiqlUpstream: { url: options.upstreamOrigin, demo: options.demo ?? null },

@@ -22,10 +22,16 @@ export interface LimitAdvice {
   fits: number | null;
 }
 
-/** Prices an operation with its raw variables; null when the variables do not coerce. */
-export type EstimateOperation = (
+/**
+ * Prices an operation with its raw variables; null when the variables do not coerce. `cacheTag`,
+ * when present, names what else the price depends on (what the gateway knows of its upstream):
+ * an estimate is reused only under the same tag.
+ */
+export type EstimateOperation = {
+  cacheTag?: () => string;
+} & ((
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   rawVariables: Record<string, unknown>,
-) => OperationEstimate | null;
+) => OperationEstimate | null);

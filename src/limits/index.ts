@@ -56,7 +56,7 @@ function cachedEstimator(estimateOperation: EstimateOperation) {
     const estimates = estimatesOf(args);
     if (!estimates) return null;
     const given = args.variableValues ?? {};
-    const key = JSON.stringify(estimates.declared.map((name) => given[name]));
+    const key = `${estimateOperation.cacheTag?.() ?? ''}${JSON.stringify(estimates.declared.map((name) => given[name]))}`;
     if (key.length > MAX_ESTIMATE_KEY_LENGTH) {
       return estimateOperation(args.schema, args.document, estimates.operation, given);
     }

@@ -6,6 +6,7 @@
 // legacy plugins, under that key's hash (plugin-templates.ts).
 import type { CallerUpstream } from '../upstream/call.ts';
 import { Activity } from './activity.ts';
+import { ActivityHeads } from './activity-heads.ts';
 import { BatchExportWrites } from './batch-export-writes.ts';
 import { BatchExports } from './batch-exports.ts';
 import { ConfigWrites } from './config-writes.ts';
@@ -17,6 +18,7 @@ import { HogFunctionWrites } from './hog-function-writes.ts';
 import { HogFunctions } from './hog-functions.ts';
 import { PluginTemplates } from './plugin-templates.ts';
 import { Projects } from './projects.ts';
+import { UpstreamFeatures } from './upstream-features.ts';
 
 export interface Loaders {
   currentProject: CurrentProject;
@@ -24,6 +26,7 @@ export interface Loaders {
   configs: Configs;
   configWrites: ConfigWrites;
   activity: Activity;
+  activityHeads: ActivityHeads;
   hogFunctions: HogFunctions;
   hogFunctionWrites: HogFunctionWrites;
   hogFunctionTemplates: HogFunctionTemplates;
@@ -38,9 +41,14 @@ export interface Loaders {
  */
 export interface KeptAcrossRequests {
   pluginTemplates: PluginTemplates;
+  /** What the gateway learnt of the upstream itself: the same for every caller. */
+  upstreamFeatures: UpstreamFeatures;
 }
 
-export const keptAcrossRequests = (): KeptAcrossRequests => ({ pluginTemplates: new PluginTemplates() });
+export const keptAcrossRequests = (upstreamFeatures = new UpstreamFeatures()): KeptAcrossRequests => ({
+  pluginTemplates: new PluginTemplates(),
+  upstreamFeatures,
+});
 
 /** `kept`: none (a fresh one) where nothing is to outlive the request. */
 export function createLoaders(upstream: CallerUpstream, kept = keptAcrossRequests()): Loaders {
@@ -55,6 +63,7 @@ export function createLoaders(upstream: CallerUpstream, kept = keptAcrossRequest
     configs,
     configWrites: new ConfigWrites(upstream, configs, currentProject),
     activity: new Activity(upstream),
+    activityHeads: new ActivityHeads(upstream, kept.upstreamFeatures),
     hogFunctions,
     hogFunctionWrites: new HogFunctionWrites(upstream, hogFunctions, currentProject),
     hogFunctionTemplates: new HogFunctionTemplates(upstream),

@@ -51,11 +51,50 @@ function serializeEntry2026(store: RouteContext['store'], e: ActivityEntry) {
 
 // posthog/api/advanced_activity_logs/viewset.py, ActivityLogViewSet.list (ActivityLogPagination; permissions.py)
 export function listActivity2026(ctx: RouteContext): Reply {
+  return pagedActivity(ctx, filtered(ctx));
+}
+
+// posthog/api/advanced_activity_logs/viewset.py, AdvancedActivityLogsViewSet.list: the same pages,
+// filtered by AdvancedActivityLogFiltersSerializer's lists (JSON arrays or comma lists): `scopes`,
+// `item_ids`, `activities` (the others are not modelled here).
+export function listAdvancedActivity(ctx: RouteContext): Reply {
+  const q = ctx.url.query;
+  const scopes = tolerantList(q, 'scopes');
+  const itemIds = tolerantList(q, 'item_ids');
+  const activities = tolerantList(q, 'activities');
+  const entries = ctx.store.activity.filter(
+    (e) =>
+      e.projectId === ctx.project.id &&
+      (scopes.size === 0 || scopes.has(e.scope)) &&
+      (itemIds.size === 0 || (e.item_id !== null && itemIds.has(String(e.item_id)))) &&
+      (activities.size === 0 || activities.has(e.activity)),
+  );
+  return pagedActivity(ctx, entries);
+}
+
+/** JSONTolerantListField: every value of `key`, each a JSON array or a comma list. */
+function tolerantList(query: URLSearchParams, key: string): Set<string> {
+  const values = new Set<string>();
+  for (const raw of query.getAll(key)) {
+    const value = raw.trim();
+    let parsed: unknown = null;
+    if (value.startsWith('[') && value.endsWith(']'))
+      try {
+        parsed = JSON.parse(value);
+      } catch {}
+    if (Array.isArray(parsed)) for (const item of parsed) values.add(String(item));
+    else for (const part of value.split(',').map((p) => p.trim())) if (part) values.add(part);
+  }
+  return values;
+}
+
+/** The paywall, the ordering and ActivityLogPagination over entries already filtered. */
+function pagedActivity(ctx: RouteContext, filteredEntries: ActivityEntry[]): Reply {
   const { store, project, url } = ctx;
   const organization = store.organizations.get(project.organizationId)!;
   if (!organization.auditLogs && !billingExempt(url.query)) throw paymentRequired();
   const ascending = url.query.get('ordering') === 'created_at';
-  const entries = filtered(ctx).sort((a, b) =>
+  const entries = filteredEntries.sort((a, b) =>
     ascending ? a.createdAtMicros - b.createdAtMicros : b.createdAtMicros - a.createdAtMicros,
   );
   const size = Math.min(MAX_PAGE_SIZE, positiveInt(url.query.get('page_size'), true) ?? DEFAULT_PAGE_SIZE);

@@ -2,6 +2,7 @@
 // handlers are in project-, config- and activity-routes.ts). A handler gets an
 // authenticated key and a resolved project; scopes, throttling and method checks happen in
 // server.ts before it runs, in the order PostHog applies them.
+import { listAdvancedActivity } from './activity-2026.ts';
 import { bookmark, importantChanges, listActivity } from './activity-routes.ts';
 import { BATCH_EXPORT_ROUTES } from './batch-export-route-table.ts';
 import { refuseToPersonalKeys } from './config-2026.ts';
@@ -175,6 +176,12 @@ export const ROUTES: Route[] = [
     pattern: route(`${PROJECT}/activity_log`),
     projectScoped: true,
     methods: { GET: { scope: 'activity_log:read', handle: listActivity } },
+  },
+  {
+    pattern: route(`${PROJECT}/advanced_activity_logs`),
+    dialects: ['posthog-2026'],
+    projectScoped: true,
+    methods: { GET: { scope: 'activity_log:read', handle: listAdvancedActivity } },
   },
   {
     pattern: route(`${PROJECT}/activity_log/bookmark_activity_notification`),

@@ -8,8 +8,8 @@ import type { ActivityFilters } from '../loaders/activity.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import type { ActivityEntryRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
-import type { ConnectionArgs } from './connections/connection.ts';
-import { cursorConnection } from './connections/cursor.ts';
+import { type ConnectionArgs, checkPageSize } from './connections/connection.ts';
+import { cursorConnection, headConnection } from './connections/cursor.ts';
 import {
   ActivityLogEntryRef,
   ActivityUserRef,
@@ -116,7 +116,7 @@ export const ActivityLogConnection = builder.connectionObject(
 );
 
 /** A project's activity log (or the part of it that matches `filters`) as a connection. */
-export function activityConnection(
+export async function activityConnection(
   ctx: GatewayContext,
   projectId: string,
   filters: ActivityFilters,
@@ -127,6 +127,18 @@ export function activityConnection(
     mapMaybePromise(ctx.loaders.currentProject.cursorId(projectId), (id) =>
       JSON.stringify(['activity', id, filters.scope ?? null, filters.itemId ?? null, filters.userId ?? null]),
     );
+  // An item's newest entries, asked for beside other items' (a page of destinations each with
+  // its activity), come from one read for them all (loaders/activity-heads.ts).
+  if (isItemHead(filters, args)) {
+    checkPageSize(args);
+    const head = await ctx.loaders.activityHeads.load({
+      projectId,
+      scope: filters.scope!,
+      itemId: filters.itemId!,
+      first: args.first!,
+    });
+    if (head) return headConnection(list, head.entries, (entry) => entry.id, head.more);
+  }
   return cursorConnection<ActivityEntryRecord>(
     list,
     args,
@@ -134,6 +146,17 @@ export function activityConnection(
     (cursor) => ctx.loaders.activity.page({ projectId, cursor, filters }),
   );
 }
+
+/** `first` from the top of one item's entries: what several items' reads can share. */
+const isItemHead = (filters: ActivityFilters, args: ConnectionArgs) =>
+  filters.scope != null &&
+  filters.itemId != null &&
+  filters.userId == null &&
+  args.first != null &&
+  args.first > 0 &&
+  args.after == null &&
+  args.before == null &&
+  args.last == null;
 
 builder.objectFields(ProjectRef, (t) => ({
   activityLog: t.connection(

@@ -28,6 +28,7 @@ import {
 } from 'graphql';
 import type { EstimateOperation, OperationEstimate } from '../limits/estimate.ts';
 import { TEMPLATE_SEARCH_PAGES } from '../loaders/hog-function-templates.ts';
+import type { UpstreamFeatures } from '../loaders/upstream-features.ts';
 import { DEFAULT_PAGE_SIZE } from './connections/connection.ts';
 import { MAX_UPSTREAM_PAGES } from './connections/cursor.ts';
 import { adviseOn } from './cost-advice.ts';
@@ -94,6 +95,11 @@ interface Walk {
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Args;
   isMutation: boolean;
+  /**
+   * Whether an item's `activity(first: n)` is read with its page's other items' (the upstream has
+   * advanced_activity_logs, or the gateway has not learnt that it lacks it).
+   */
+  itemHeadsBatched: boolean;
   /** A connection's size to price instead of its `first`/`last` (cost-advice.ts tries smaller ones). */
   sizes?: ReadonlyMap<FieldNode, number>;
   /** Where the walk records each connection it prices, for advice on a refused operation. */
@@ -189,6 +195,20 @@ function callsOf(
   }
 }
 
+/** The types whose `activity(first: n)` is read for a page of items at once. */
+const ITEM_HEAD_TYPES = new Set(['DestinationConfig', 'HogFunction', 'BatchExport']);
+
+/** An item's `activity(first: n)` from the top, where the upstream serves several items' at once. */
+const isItemHead = (walk: Walk, typeName: string, fieldName: string, args: Args) =>
+  walk.itemHeadsBatched &&
+  fieldName === 'activity' &&
+  ITEM_HEAD_TYPES.has(typeName) &&
+  typeof args.first === 'number' &&
+  args.first > 0 &&
+  args.after == null &&
+  args.before == null &&
+  args.last == null;
+
 /** An entry's config, read with the other entries' configs in one batch (not retrieved alone). */
 const isBatchedCrossLink = (walk: Walk, typeName: string, node: FieldNode) =>
   typeName === 'ActivityLogEntry' &&
@@ -227,6 +247,15 @@ function fieldEstimate(
     : ZERO;
   if (isBatchedCrossLink(walk, parent.name, node)) {
     return { cost: 1 + below.cost, upstreamCalls: below.upstreamCalls, links: 1 + below.links };
+  }
+  if (isItemHead(walk, parent.name, name, args)) {
+    // An item's newest entries, read with the page's other items' (loaders/activity-heads.ts).
+    const size = args.first as number;
+    return {
+      cost: 1 + size * below.cost,
+      upstreamCalls: size * below.upstreamCalls,
+      links: 1 + size * below.links,
+    };
   }
   const own = callsOf(walk, parent.name, name, args, underProjects);
   const multiplier = multiplierOf(parent.name, name, args, walk.sizes?.get(node));
@@ -321,7 +350,26 @@ export function priceOperation(
 
 export type { Walk as PricingWalk };
 
-export const estimateOperation: EstimateOperation = (schema, document, operation, rawVariables) => {
+/** The estimator of a gateway whose upstream is as `features` says (loaders/upstream-features.ts). */
+export function estimatorFor(features: UpstreamFeatures): EstimateOperation {
+  const estimator: EstimateOperation = (schema, document, operation, rawVariables) =>
+    // Until the upstream is known to route advanced_activity_logs, each item's activity is a call.
+    estimate(schema, document, operation, rawVariables, features.advancedActivityLogs === true);
+  estimator.cacheTag = () => String(features.advancedActivityLogs);
+  return estimator;
+}
+
+/** The estimator of an upstream whose routes are not known yet. */
+export const estimateOperation: EstimateOperation = (schema, document, operation, rawVariables) =>
+  estimate(schema, document, operation, rawVariables, true);
+
+function estimate(
+  schema: GraphQLSchema,
+  document: Parameters<EstimateOperation>[1],
+  operation: Parameters<EstimateOperation>[2],
+  rawVariables: Parameters<EstimateOperation>[3],
+  itemHeadsBatched: boolean,
+): ReturnType<EstimateOperation> {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
   // Bad variables fail execution on their own, before any resolver runs.
   if (coerced.errors) return null;
@@ -333,10 +381,16 @@ export const estimateOperation: EstimateOperation = (schema, document, operation
       .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
       .map((d) => [d.name.value, d]),
   );
-  const walk: Walk = { schema, fragments, variables, isMutation: operation.operation === 'mutation' };
+  const walk: Walk = {
+    schema,
+    fragments,
+    variables,
+    isMutation: operation.operation === 'mutation',
+    itemHeadsBatched,
+  };
   const figures = priceOperation(walk, root, operation.selectionSet);
   return {
     ...figures,
     advise: (measure, limit) => adviseOn(walk, root, operation.selectionSet, measure, limit),
   };
-};
+}

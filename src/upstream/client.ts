@@ -158,6 +158,29 @@ export class UpstreamClient {
     }
   }
 
+  /**
+   * Whether the upstream routes `path` at all, asked without a key: PostHog answers a path it
+   * does not route with 404 "Endpoint not found." before any authentication
+   * (posthog/api/__init__.py, api_not_found), and one it routes with 401 or 403. Null: unknown.
+   */
+  async routes(path: string, timeoutMs: number): Promise<boolean | null> {
+    try {
+      const response = await requestOn(this.connections.pool, {
+        path,
+        method: 'GET',
+        headers: { accept: 'application/json', 'user-agent': USER_AGENT },
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await response.body.text();
+      if (response.statusCode === 404) return !text.includes('Endpoint not found.');
+      return response.statusCode < 500 ? true : null;
+    } catch {
+      return null;
+    }
+  }
+
   close(): Promise<void> {
     return this.connections.close();
   }

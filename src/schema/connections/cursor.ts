@@ -175,3 +175,21 @@ export async function cursorConnection<T>(
   const [result] = await Promise.all([connection, ready]);
   return result;
 }
+
+/**
+ * The first entries of a list, read some other way than its own first page (several items'
+ * newest entries in one read: loaders/activity-heads.ts), as the connection `first` with no
+ * `after` gives: the same cursors (the list's first page, the index there), so `after` goes on
+ * through the list's own pages.
+ */
+export async function headConnection<T>(
+  list: ListName,
+  entries: readonly T[],
+  idOf: (item: T) => string,
+  more: boolean,
+): Promise<Connection<T>> {
+  const { named, ready } = nameOf(list);
+  await ready;
+  const edges = entries.map((node, index) => new Edge(node, named, [null, index, idOf(node)]));
+  return { edges, pageInfo: new PageInfo(edges, false, more) };
+}
