@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as sseFeed from '../../examples/activity-feed-sse.ts';
 import * as wsFeed from '../../examples/activity-feed-ws.ts';
+import type { Dialect } from '../../src/reference-upstream/dialect.ts';
 import type { ActivityEntry } from '../../src/reference-upstream/model.ts';
 import { codeBlocks, ROOT } from '../docs/markdown-blocks.ts';
 import { configId, type Harness, startHarness } from '../harness.ts';
@@ -138,11 +139,19 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded(after:) over %s', (transp
 
 const FEEDS = { sse: sseFeed, ws: wsFeed };
 
-describe.each<Transport>(['sse', 'ws'])('the documented %s feed resumes across reconnects', (transport) => {
+const DOCUMENTED: [Transport, Dialect][] = [
+  ['sse', 'spec'],
+  ['ws', 'spec'],
+  // Today's PostHog: the poller follows the log oldest first, the catch-up reads it newest first.
+  ['sse', 'posthog-2026'],
+  ['ws', 'posthog-2026'],
+];
+
+describe.each(DOCUMENTED)('the documented %s feed resumes across reconnects (%s)', (transport, dialect) => {
   let h: Harness;
   beforeAll(async () => {
     // Polls often, so that entries arrive while a client is connected and while it is not.
-    h = await startHarness({ env: { ACTIVITY_POLL_MS: '100' } });
+    h = await startHarness({ dialect, env: { ACTIVITY_POLL_MS: '100' } });
   });
   afterAll(() => h.close());
 
