@@ -5,7 +5,7 @@
 // - it is served brotli- or gzip-compressed as the browser accepts, with a strong ETag and
 //   `Cache-Control: no-cache`, so a browser downloads it once and revalidates it with a 304.
 // Keys: GraphiQL never stores the headers typed (`shouldPersistHeaders: false`), and the page
-// drops any a browser stored before, so a key stays in the tab it was typed in and a returning
+// drops any a browser stored before: a key typed is forgotten with the page, and a returning
 // browser never sends an old (demo) key to another upstream. A line above GraphiQL says which
 // upstream is behind the gateway, the demo keys when it is the embedded one, and where the docs are.
 import { createHash } from 'node:crypto';

@@ -123,7 +123,10 @@ describe('the gateway process', () => {
       const gateway = startGateway({ UPSTREAM_URL: upstream.url });
       const url = await gateway.url;
       const inFlight = post(url, '{ project(projectId: "1") { name } }', 'phx_full');
-      while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      // The project's read, not the gateway's start-up probe of what the upstream routes.
+      while (!upstream.requests.some((r) => r.path === '/api/projects/1/')) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
       gateway.child.kill('SIGTERM');
       const answer = await inFlight;
       expect(await answer.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
