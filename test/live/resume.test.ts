@@ -6,6 +6,7 @@
 // nothing, double nothing.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as sseFeed from '../../examples/activity-feed-sse.ts';
 import * as wsFeed from '../../examples/activity-feed-ws.ts';
@@ -208,6 +209,64 @@ describe.each(DOCUMENTED)('the documented %s feed resumes across reconnects (%s)
     expect(after).toBe(received.at(-1));
     for (let i = 0; i < 200 && h.live.slots.open > 0; i++) await settle(10);
     expect(h.live.slots.open).toBe(0);
+  });
+
+  it('reconnects on its own when the connection is cut under it, and loses nothing', {
+    timeout: 60_000,
+  }, async () => {
+    if (dialect !== 'spec') return;
+    h.reset();
+    // A TCP proxy in front of the gateway, whose connections the test cuts.
+    const gateway = new URL(h.url);
+    const sockets = new Set<Socket>();
+    let connections = 0;
+    const proxy = createServer((client) => {
+      connections++;
+      const upstream = tcpConnect(Number(gateway.port), gateway.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as { port: number }).port;
+    const url = `${transport === 'sse' ? 'http' : 'ws'}://127.0.0.1:${port}${gateway.pathname}`;
+    const start = pushEntry(h, 'Cut', 'start');
+    const received: string[] = [];
+    const stop = new AbortController();
+    const feed = FEEDS[transport].followActivity({
+      url,
+      key: 'phx_full',
+      projectId: '1',
+      after: start.id,
+      signal: stop.signal,
+      onEntry: (entry) => received.push(entry.id),
+    });
+    // 200 entries over about 3 s; the connection is cut whenever one has been up 300 ms (the feed
+    // waits 1 s, then resumes), so entries arrive while connected and while not.
+    let cuts = 0;
+    let upSince = 0;
+    for (let n = 0; n < 200; n++) {
+      pushEntry(h, 'Cut', String(n));
+      if (sockets.size === 0) upSince = 0;
+      else if (upSince === 0) upSince = Date.now();
+      else if (Date.now() - upSince > 300) {
+        for (const socket of sockets) socket.destroy();
+        cuts++;
+        upSince = 0;
+      }
+      await settle(12);
+    }
+    const expected = projectEntries(h, start);
+    for (let i = 0; i < 500 && received.length < expected.length; i++) await settle(20);
+    stop.abort();
+    await feed;
+    proxy.close();
+    expect(received).toEqual(expected);
+    expect(cuts).toBeGreaterThanOrEqual(2);
+    expect(connections).toBeGreaterThan(cuts);
   });
 
   it('stops on a final answer: an `after` the log does not hold', async () => {
