@@ -93,7 +93,7 @@ builder.subscriptionField('activityAdded', (t) =>
       userId: t.arg.int({ description: 'Only entries by this user (integer id).' }),
       after: t.arg.string({
         description:
-          'Resume a feed: the `id` of the last entry you have (or a cursor of activityLog with the same project and filters). Every entry after it is delivered first, oldest first, then the new ones as they come, none twice and none missed between the two. More than 10 upstream pages (1,000 entries) after it: an event with QUERY_TOO_COMPLEX (measure activityCatchUpPages) comes first, then the newest 1,000. An `after` the log no longer holds (older than the upstream keeps, of another project or other filters) ends the subscription with BAD_USER_INPUT before any polling; a bare id is told apart from one older than the 1,000 only while the log holds fewer, a cursor always.',
+          'Resume a feed: the `id` of the last entry you have (or a cursor of activityLog with the same project and filters). Every entry after it is delivered first, oldest first, then the new ones as they come, none twice and none missed between the two. More than 10 upstream pages (1,000 entries) after it: an event with QUERY_TOO_COMPLEX (measure activityCatchUpPages) comes first, then the newest 1,000. An `after` the log no longer holds (older than the upstream keeps, of another project or other filters) ends the subscription with BAD_USER_INPUT before any polling. Past the 1,000, a cursor’s entry is looked for on the page the cursor names; a bare id is taken as older than the 1,000 (only reading the whole log could tell it from an id the log never held).',
       }),
     },
     subscribe: async (_root, args, ctx) => {
