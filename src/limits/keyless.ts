@@ -11,7 +11,7 @@
 // Without a key that costs no upstream call, so it is the exact answer at no cost.
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { isMisspeltAuthorization } from '../caller-key.ts';
+import { authorizationOf, isMisspeltAuthorization } from '../caller-key.ts';
 import { isMissingAuthorization, missingAuthorization, misspeltAuthorization } from '../errors/codes.ts';
 
 /** Whether any field holds a value: a scalar, or a list (an empty one too). */
@@ -45,8 +45,8 @@ export function useKeyRefusal(): Plugin {
     },
     onExecute({ args }) {
       const header = authorizationHeader(args.contextValue);
+      if (authorizationOf(header)) return;
       const misspelt = isMisspeltAuthorization(header);
-      if (header && !misspelt) return;
       return {
         onExecuteDone({ result, setResult }) {
           if (!result || Symbol.asyncIterator in result) return;

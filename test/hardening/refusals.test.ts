@@ -44,6 +44,9 @@ describe('refusals that say what to do', () => {
   });
 
   it('a request without a key gets one UNAUTHENTICATED when nothing could be answered, with no upstream call', async () => {
+    // A blank header is no key either.
+    const blank = await h.post(JSON.stringify({ query: SCREEN }), { authorization: '   ' });
+    expect(codes(blank.body)).toEqual(['UNAUTHENTICATED']);
     const { body } = await h.gql(SCREEN, {}, null);
     expect(body).toEqual({
       data: { project: { name: null, destinations: null, activityLog: null } },
