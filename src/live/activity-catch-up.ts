@@ -3,10 +3,10 @@
 // reads back to the last entry seen: activity-news.ts), at most MAX_CATCH_UP_PAGES pages.
 // - The first pass checks `after`: a log that ends before it does not hold it (too old, another
 //   project, other filters): BAD_USER_INPUT. Past the bound, the same QUERY_TOO_COMPLEX event as a
-//   poll's comes first, then the newest entries read. (An activityLog cursor also names the page
-//   that held its entry, so past the bound that page is read to tell "older" from "not there";
-//   a bare id past the bound is older than the bound, or not of this log: which, only reading the
-//   whole log could tell.)
+//   poll's comes first, then the newest entries read. (An activityLog cursor of a later page
+//   names the page that held its entry, so past the bound that page is read to tell "older" from
+//   "not there"; a bare id, or a first page's cursor, past the bound is older than the bound, or
+//   not of this log: which, only reading the whole log could tell.)
 // - Each later pass reads back to the newest entry delivered, so the seam with the poller
 //   (resumed-stream.ts) loses nothing; the ids delivered are kept to drop the poller's repeats.
 import type { GraphQLError } from 'graphql';
@@ -30,7 +30,7 @@ export interface ResumePoint {
   entryId: string;
   /**
    * Given as an activityLog cursor: the upstream cursor of the page that held the entry (null:
-   * the first page). Undefined for a bare id.
+   * the first page, which moves as entries come). Undefined for a bare id.
    */
   upstreamCursor?: string | null;
 }
@@ -108,7 +108,8 @@ export class ActivityCatchUp {
     const oldest = anchor ?? entries[0];
     if (anchor) this.anchorCreatedAt = instant(anchor.createdAt);
     this.floor = oldest ? instant(oldest.createdAt) : null;
-    if (outcome === 'bound' && this.point.upstreamCursor !== undefined) {
+    // The top of the log (a first page's cursor) moves as entries come: only a later page's holds.
+    if (outcome === 'bound' && this.point.upstreamCursor) {
       const page = await read(this.point.upstreamCursor);
       let held = false;
       for (let i = 0; page.has(i) && !held; i++) held = page.at(i).id === this.point.entryId;

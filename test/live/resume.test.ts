@@ -116,6 +116,57 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded(after:) over %s', (transp
     expect(pollerPolls(h)).toHaveLength(0);
   });
 
+  it('past the bound, a later page’s cursor is looked for on its page: held, the newest 1,000; gone, BAD_USER_INPUT', {
+    timeout: 60_000,
+  }, async () => {
+    for (let n = 0; n < 105; n++) pushEntry(h, 'Paged', String(n));
+    const top = await h.gql(LOG.replace('first: 5', 'first: 100'), { scope: 'Paged' });
+    const next = await h.gql(
+      `query($after: String) { project(projectId: "1") {
+        activityLog(first: 1, scope: "Paged", after: $after) { edges { cursor node { id } } } } }`,
+      { after: top.body.data.project.activityLog.edges[99].cursor },
+    );
+    const [edge] = next.body.data.project.activityLog.edges;
+    const anchor = h.upstream.store.activity.find((e) => e.id === edge.node.id)!;
+    for (let n = 0; n < 1_050; n++) pushEntry(h, 'Paged', `burst ${n}`);
+    const held = subscribe(h, transport, 'phx_full', FEED, {
+      projectId: '1',
+      scope: 'Paged',
+      after: edge.cursor,
+    });
+    const events = await take(held, 1_001);
+    expect(events[0].errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
+    expect(events.slice(1).map((e) => e.data.activityAdded.id)).toEqual(
+      projectEntries(h, anchor).slice(-1_000),
+    );
+    await closed(held);
+
+    h.upstream.store.activity.splice(h.upstream.store.activity.indexOf(anchor), 1);
+    const gone = subscribe(h, transport, 'phx_full', FEED, {
+      projectId: '1',
+      scope: 'Paged',
+      after: edge.cursor,
+    });
+    const [refused] = await take(gone, 1);
+    expect(refused.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
+    expect((await gone.next()).done).toBe(true);
+    gone.dispose();
+  });
+
+  it('past the bound, a first page’s cursor counts as a bare id (the top of the log has moved on)', {
+    timeout: 60_000,
+  }, async () => {
+    pushEntry(h, 'Top', 'anchor');
+    const top = await h.gql(LOG, { scope: 'Top' });
+    const [edge] = top.body.data.project.activityLog.edges;
+    for (let n = 0; n < 1_050; n++) pushEntry(h, 'Top', String(n));
+    const s = subscribe(h, transport, 'phx_full', FEED, { projectId: '1', scope: 'Top', after: edge.cursor });
+    const events = await take(s, 1_001);
+    expect(events[0].errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
+    expect(events).toHaveLength(1_001);
+    await closed(s);
+  });
+
   it('past the catch-up bound, says so first, then delivers the newest 1,000 in order, then goes live', {
     timeout: 60_000,
   }, async () => {
