@@ -35,6 +35,8 @@ export interface Harness {
   wsUrl: string;
   gql(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<GqlAnswer>;
   post(body: string, headers?: Record<string, string>): Promise<GqlAnswer>;
+  /** What the gateway asked the upstream while it started (before the log below begins). */
+  startupCalls: RequestLogEntry[];
   /** /api requests the upstream received since the last reset, optionally filtered. */
   upstreamCalls(filter?: Partial<Pick<RequestLogEntry, 'method' | 'path'>>): RequestLogEntry[];
   reset(): void;
@@ -112,6 +114,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     : null;
   const gateway = await startGatewayServer(upstream.url, options.env, demo);
   const { url, logs } = gateway;
+  // The gateway asks the upstream, without a key, which routes it serves as it starts
+  // (gateway.ts): kept apart, so that a test's request log starts with the test.
+  const startupCalls = [...upstream.requests];
+  upstream.clearRequests();
 
   async function post(body: string, headers: Record<string, string> = {}): Promise<GqlAnswer> {
     const response = await fetch(url, {
@@ -133,6 +139,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     upstream,
     url,
     logs,
+    startupCalls,
     readiness: gateway.readiness,
     live: gateway.live,
     wsUrl: url.replace(/^http/, 'ws'),

@@ -52,7 +52,7 @@ export const misspeltAuthorization = () =>
 /** The gateway's own refusal for want of a key (not an upstream 401), wherever it was raised. */
 export const isMissingAuthorization = (error: unknown) =>
   error instanceof GraphQLError &&
-  error.extensions.code === 'UNAUTHENTICATED' &&
+  error.extensions?.code === 'UNAUTHENTICATED' &&
   error.message === MISSING_AUTHORIZATION;
 
 export const upstreamTimeout = (what: string) =>
@@ -76,7 +76,7 @@ export function writeAppliedButUnread(error: unknown, done: string): GraphQLErro
 }
 
 export const isNotFound = (error: unknown) =>
-  error instanceof GraphQLError && error.extensions.code === 'NOT_FOUND';
+  error instanceof GraphQLError && error.extensions?.code === 'NOT_FOUND';
 
 /**
  * Not there for this key: a 404, or a 403 that names no missing scope (PostHog's "You don't have
@@ -85,5 +85,5 @@ export const isNotFound = (error: unknown) =>
 export const isOutOfReach = (error: unknown) =>
   isNotFound(error) ||
   (error instanceof GraphQLError &&
-    error.extensions.code === 'FORBIDDEN' &&
+    error.extensions?.code === 'FORBIDDEN' &&
     error.extensions.requiredScope === undefined);

@@ -86,7 +86,7 @@ describe('activity of a page of items, an upstream without advanced_activity_log
     try {
       // The gateway asked once as it started (no key: PostHog answers a route it lacks with
       // "Endpoint not found." before any authentication).
-      const asked = h.upstreamCalls().filter((c) => c.path.endsWith('/advanced_activity_logs/'));
+      const asked = h.startupCalls.filter((c) => c.path.endsWith('/advanced_activity_logs/'));
       expect(asked.map((c) => [c.status, c.authorization ?? null])).toEqual([[404, null]]);
       h.upstream.clearRequests();
       const q =

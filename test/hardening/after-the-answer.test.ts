@@ -18,11 +18,9 @@ describe('no upstream call after the answer', () => {
   afterAll(() => h.close());
   beforeEach(() => {
     h.reset();
-    // The configs fail at once (a 400 is not retried); the hog functions answer 503, which is.
-    h.upstream.faults.add({
-      path: '/pipeline_destination_configs/',
-      action: { kind: 'status', status: 400 },
-    });
+    // The batch exports fail at once (a 400 is not retried); the hog functions, read beside them,
+    // answer 503, which is retried.
+    h.upstream.faults.add({ path: '/batch_exports/', action: { kind: 'status', status: 400 } });
     h.upstream.faults.add({ path: '/hog_functions/', action: { kind: 'status', status: 503 } });
   });
 
