@@ -31,12 +31,6 @@ const KEYS = [
 ];
 /** How long a streamed example is read: its first answers, then it is closed. */
 const STREAM_MS = 1_500;
-/**
- * Pages whose examples still lack their marker lines, while their owners edit them: their
- * unmarked blocks are listed as todo here instead of failing. Remove a page once it is marked.
- */
-const MARKERS_PENDING = new Set(['docs/live-updates.md']);
-
 const harnesses = new Map<string, Promise<Harness>>();
 const harnessFor = (dialect: string) => {
   let harness = harnesses.get(dialect);
@@ -137,10 +131,6 @@ for (const file of markdownFiles()) {
   describe(file, () => {
     for (const block of blocks) {
       const title = `line ${block.line}: ${/(query|mutation|subscription)\s+\w+/.exec(block.code)?.[0] ?? block.code.split('\n')[0]}`;
-      if (block.marker === null && MARKERS_PENDING.has(file)) {
-        it.todo(`${title} (no <!-- example … --> line yet)`);
-        continue;
-      }
       it(title, async () => {
         expect(
           block.marker,
@@ -175,14 +165,3 @@ for (const file of markdownFiles()) {
     }
   });
 }
-
-describe('pages awaiting markers', () => {
-  it('each still has an unmarked example (else remove it from MARKERS_PENDING)', () => {
-    for (const file of MARKERS_PENDING) {
-      const unmarked = codeBlocks(file).filter(
-        (block) => block.language === 'graphql' && block.marker === null,
-      );
-      expect(unmarked.length, file).toBeGreaterThan(0);
-    }
-  });
-});
