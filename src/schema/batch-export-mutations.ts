@@ -1,12 +1,7 @@
-// The batch export mutations and their payloads (inputs: batch-export-inputs.ts). Each resolver
-// decodes its ids and calls the request's batch export writes (loaders/batch-export-writes.ts).
-
+// The batch export mutations (inputs: batch-export-inputs.ts; payloads: batch-export-payloads.ts).
+// Each resolver decodes its ids and calls the request's batch export writes
+// (loaders/batch-export-writes.ts).
 import { validateProjectId } from '../ids.ts';
-import type {
-  BatchExportBackfillRecord,
-  BatchExportRecord,
-  BatchExportRunRecord,
-} from '../upstream/records.ts';
 import {
   CancelBackfillInput,
   CancelRunInput,
@@ -19,91 +14,19 @@ import {
   UpdateInput,
   writable,
 } from './batch-export-inputs.ts';
+import {
+  CancelBackfillPayload,
+  CancelRunPayload,
+  CreateBackfillPayload,
+  CreatePayload,
+  DeletePayload,
+  PausePayload,
+  RetryRunPayload,
+  UpdatePayload,
+} from './batch-export-payloads.ts';
 import { builder } from './builder.ts';
 import { batchExportGlobalId, decodeGlobalIdOf } from './global-id.ts';
-import { clientMutationIdField, deletePayload } from './payloads.ts';
-import { BatchExportBackfillRef, BatchExportRef, BatchExportRunRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
-
-type Echoes = { clientMutationId: string | null };
-
-const exportPayload = (name: string, description: string, fieldDescription: string) =>
-  builder.objectRef<Echoes & { batchExport: BatchExportRecord }>(name).implement({
-    description,
-    fields: (t) => ({
-      clientMutationId: clientMutationIdField(t),
-      batchExport: t.field({
-        type: BatchExportRef,
-        nullable: true,
-        description: fieldDescription,
-        resolve: (p) => p.batchExport,
-      }),
-    }),
-  });
-
-const backfillPayload = (name: string, description: string, fieldDescription: string) =>
-  builder.objectRef<Echoes & { backfill: BatchExportBackfillRecord }>(name).implement({
-    description,
-    fields: (t) => ({
-      clientMutationId: clientMutationIdField(t),
-      backfill: t.field({
-        type: BatchExportBackfillRef,
-        nullable: true,
-        description: fieldDescription,
-        resolve: (p) => p.backfill,
-      }),
-    }),
-  });
-
-const CreatePayload = exportPayload(
-  'CreateBatchExportPayload',
-  'The result of creating a batch export.',
-  'The new batch export, as PostHog answered the create.',
-);
-const UpdatePayload = exportPayload(
-  'UpdateBatchExportPayload',
-  'The result of changing a batch export.',
-  'The batch export after the change, as PostHog answered it.',
-);
-const PausePayload = exportPayload(
-  'PauseBatchExportPayload',
-  'The result of pausing or unpausing a batch export.',
-  'The batch export as it is now, read again after PostHog acknowledged the pause or unpause.',
-);
-const DeletePayload = deletePayload(
-  'DeleteBatchExportPayload',
-  'The result of deleting a batch export.',
-  'batch export',
-);
-const CreateBackfillPayload = backfillPayload(
-  'CreateBatchExportBackfillPayload',
-  'The result of starting a backfill.',
-  'The backfill PostHog started, read by the id it answered.',
-);
-const CancelBackfillPayload = backfillPayload(
-  'CancelBatchExportBackfillPayload',
-  'The result of cancelling a backfill.',
-  'The backfill as it is after the cancel.',
-);
-const RetryRunPayload = backfillPayload(
-  'RetryBatchExportRunPayload',
-  'The result of retrying a run.',
-  'The backfill PostHog starts to redo the run’s interval.',
-);
-const CancelRunPayload = builder
-  .objectRef<Echoes & { run: BatchExportRunRecord }>('CancelBatchExportRunPayload')
-  .implement({
-    description: 'The result of cancelling a run.',
-    fields: (t) => ({
-      clientMutationId: clientMutationIdField(t),
-      run: t.field({
-        type: BatchExportRunRef,
-        nullable: true,
-        description: 'The run as it is after the cancel.',
-        resolve: (p) => p.run,
-      }),
-    }),
-  });
 
 const exportKey = (id: string) => {
   const { projectId, uuid } = decodeGlobalIdOf('BatchExport', id);
@@ -175,6 +98,9 @@ builder.mutationFields((t) => ({
       return { clientMutationId: echo(input), deletedId: batchExportGlobalId(numericProjectId, key.uuid) };
     },
   }),
+}));
+
+builder.mutationFields((t) => ({
   pauseBatchExport: t.field({
     type: PausePayload,
     nullable: true,
@@ -208,6 +134,9 @@ builder.mutationFields((t) => ({
       return { clientMutationId: echo(input), batchExport };
     },
   }),
+}));
+
+builder.mutationFields((t) => ({
   createBatchExportBackfill: t.field({
     type: CreateBackfillPayload,
     nullable: true,

@@ -1,12 +1,9 @@
 // What a batch export did: its runs (one per data interval, and those a backfill or a retry
-// starts) and its backfills, as Nodes with Relay connections over PostHog's cursor lists. PostHog
-// windows a run list to its last 7 days unless `after` says otherwise
-// (products/batch_exports/backend/presentation/views/batch_export/runs.py): `since` reaches beyond.
+// starts) and its backfills, as Nodes. Their connections on BatchExport: batch-export-run-lists.ts.
 import type { GatewayContext } from '../context.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import type { BatchExportBackfillRecord, BatchExportRunRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
-import { cursorConnection } from './connections/cursor.ts';
 import { exportChildGlobalId } from './global-id.ts';
 import { BatchExportBackfillRef, BatchExportRef, BatchExportRunRef, isRecordOf } from './refs.ts';
 import { needsScopes } from './scopes.ts';
@@ -170,96 +167,3 @@ builder.objectType(BatchExportBackfillRef, {
     }),
   }),
 });
-
-const RunConnection = builder.connectionObject(
-  {
-    type: BatchExportRunRef,
-    name: 'BatchExportRunConnection',
-    description: 'A batch export’s runs, newest first.',
-    edgesField: { description: 'This page’s runs, newest first, each with its cursor.' },
-  },
-  {
-    name: 'BatchExportRunEdge',
-    description: 'A batch export run and the cursor to page on from it.',
-    nodeField: { description: 'One run of the export, with its status and record counts.' },
-  },
-);
-const BackfillConnection = builder.connectionObject(
-  {
-    type: BatchExportBackfillRef,
-    name: 'BatchExportBackfillConnection',
-    description: 'A batch export’s backfills, newest first.',
-    edgesField: { description: 'This page’s backfills, newest first, each with its cursor.' },
-  },
-  {
-    name: 'BatchExportBackfillEdge',
-    description: 'A batch export backfill and the cursor to page on from it.',
-    nodeField: { description: 'One backfill of the export, with its period and progress.' },
-  },
-);
-
-builder.objectFields(BatchExportRef, (t) => ({
-  runs: t.connection(
-    {
-      type: BatchExportRunRef,
-      nullable: true,
-      description: needsScopes(
-        'Its runs (GET …/batch_exports/:id/runs/), newest first, 100 an upstream page. PostHog lists only the last 7 days unless `since` reaches further back; `until` ends the window early.',
-        'batch_export:read',
-      ),
-      args: {
-        status: t.arg.stringList({
-          description: 'Only runs of these statuses, e.g. ["Failed", "FailedRetryable"].',
-        }),
-        since: t.arg({
-          type: 'DateTime',
-          description: 'Runs created at or after this time (PostHog’s default: 7 days ago).',
-        }),
-        until: t.arg({ type: 'DateTime', description: 'Runs created before this time.' }),
-      },
-      resolve: (e, args, ctx) => {
-        const filters = {
-          statuses: args.status ?? null,
-          since: args.since ?? null,
-          until: args.until ?? null,
-        };
-        const key = { projectId: e.projectId, uuid: e.uuid };
-        const list = () =>
-          mapMaybePromise(ctx.loaders.currentProject.cursorId(e.projectId), (id) =>
-            JSON.stringify(['batch-export-runs', id, e.uuid, filters.statuses, filters.since, filters.until]),
-          );
-        return cursorConnection(
-          list,
-          args,
-          (run: BatchExportRunRecord) => run.uuid,
-          (cursor) => ctx.loaders.batchExports.runs({ ...key, cursor, filters }),
-        );
-      },
-    },
-    RunConnection,
-  ),
-  backfills: t.connection(
-    {
-      type: BatchExportBackfillRef,
-      nullable: true,
-      description: needsScopes(
-        'Its backfills (GET …/batch_exports/:id/backfills/), newest first, 50 an upstream page.',
-        'batch_export:read',
-      ),
-      resolve: (e, args, ctx) => {
-        const key = { projectId: e.projectId, uuid: e.uuid };
-        const list = () =>
-          mapMaybePromise(ctx.loaders.currentProject.cursorId(e.projectId), (id) =>
-            JSON.stringify(['batch-export-backfills', id, e.uuid]),
-          );
-        return cursorConnection(
-          list,
-          args,
-          (b: BatchExportBackfillRecord) => b.uuid,
-          (cursor) => ctx.loaders.batchExports.backfills({ ...key, cursor }),
-        );
-      },
-    },
-    BackfillConnection,
-  ),
-}));

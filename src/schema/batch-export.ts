@@ -76,56 +76,60 @@ builder.objectType(BatchExportRef, {
     interval: t.exposeString('interval', {
       description: 'How often it runs: hour, day, week, every 5 minutes, every 15 minutes, …',
     }),
-    createdAt: t.field(dateTime('When the export was created.', (e) => e.createdAt)),
-    updatedAt: t.field(
-      dateTime('When the export’s settings last changed (last_updated_at).', (e) => e.updatedAt),
-    ),
-    lastPausedAt: t.field(dateTime('When the export was last paused; null if never.', (e) => e.lastPausedAt)),
-    startAt: t.field(dateTime('The earliest data interval it exports; null for no bound.', (e) => e.startAt)),
-    endAt: t.field(dateTime('The latest data interval it exports; null for no bound.', (e) => e.endAt)),
-    timezone: t.exposeString('timezone', {
-      nullable: true,
-      description: 'The time zone its daily and weekly intervals follow (UTC unless set).',
-    }),
-    offsetDay: t.exposeInt('offsetDay', {
-      nullable: true,
-      description: 'For a weekly export, the weekday it runs on (0 Sunday … 6 Saturday).',
-    }),
-    offsetHour: t.exposeInt('offsetHour', {
-      nullable: true,
-      description: 'For a daily or weekly export, the hour of the day (0–23) it runs at.',
-    }),
-    hogqlQuery: t.exposeString('hogqlQuery', {
-      nullable: true,
-      description: 'The HogQL query whose result it exports (model hogql, or a custom event selection).',
-    }),
-    filters: t.field({
-      type: 'JSON',
-      nullable: true,
-      description: 'Which events it exports, as PostHog’s property filters; null for all of them.',
-      resolve: (e) => e.filters,
-    }),
-    latestRuns: t.field({
-      type: [BatchExportRunRef],
-      description:
-        'Its newest runs, newest first, as PostHog embeds them in the export (at most 10): no extra call.',
-      resolve: (e) => e.latestRuns,
-    }),
-    activity: t.connection(
-      {
-        type: ActivityLogEntryRef,
-        nullable: true,
-        description: needsScopes(
-          'The activity log entries about this export (scope BatchExport, item_id = its uuid): who created, changed, paused or deleted it.',
-          'activity_log:read',
-        ),
-        resolve: (e, args, ctx) =>
-          activityConnection(ctx, e.projectId, { scope: BATCH_EXPORT_SCOPE, itemId: e.uuid }, args),
-      },
-      ActivityLogConnection,
-    ),
   }),
 });
+
+// When it runs and what it exports: its schedule, bounds, query and latest runs.
+builder.objectFields(BatchExportRef, (t) => ({
+  createdAt: t.field(dateTime('When the export was created.', (e) => e.createdAt)),
+  updatedAt: t.field(
+    dateTime('When the export’s settings last changed (last_updated_at).', (e) => e.updatedAt),
+  ),
+  lastPausedAt: t.field(dateTime('When the export was last paused; null if never.', (e) => e.lastPausedAt)),
+  startAt: t.field(dateTime('The earliest data interval it exports; null for no bound.', (e) => e.startAt)),
+  endAt: t.field(dateTime('The latest data interval it exports; null for no bound.', (e) => e.endAt)),
+  timezone: t.exposeString('timezone', {
+    nullable: true,
+    description: 'The time zone its daily and weekly intervals follow (UTC unless set).',
+  }),
+  offsetDay: t.exposeInt('offsetDay', {
+    nullable: true,
+    description: 'For a weekly export, the weekday it runs on (0 Sunday … 6 Saturday).',
+  }),
+  offsetHour: t.exposeInt('offsetHour', {
+    nullable: true,
+    description: 'For a daily or weekly export, the hour of the day (0–23) it runs at.',
+  }),
+  hogqlQuery: t.exposeString('hogqlQuery', {
+    nullable: true,
+    description: 'The HogQL query whose result it exports (model hogql, or a custom event selection).',
+  }),
+  filters: t.field({
+    type: 'JSON',
+    nullable: true,
+    description: 'Which events it exports, as PostHog’s property filters; null for all of them.',
+    resolve: (e) => e.filters,
+  }),
+  latestRuns: t.field({
+    type: [BatchExportRunRef],
+    description:
+      'Its newest runs, newest first, as PostHog embeds them in the export (at most 10): no extra call.',
+    resolve: (e) => e.latestRuns,
+  }),
+  activity: t.connection(
+    {
+      type: ActivityLogEntryRef,
+      nullable: true,
+      description: needsScopes(
+        'The activity log entries about this export (scope BatchExport, item_id = its uuid): who created, changed, paused or deleted it.',
+        'activity_log:read',
+      ),
+      resolve: (e, args, ctx) =>
+        activityConnection(ctx, e.projectId, { scope: BATCH_EXPORT_SCOPE, itemId: e.uuid }, args),
+    },
+    ActivityLogConnection,
+  ),
+}));
 
 const BatchExportConnection = builder.connectionObject(
   {

@@ -3,7 +3,8 @@
 // found by pricing it again at smaller sizes (a binary search: the price grows with the size).
 import type { FieldNode, GraphQLObjectType, SelectionSetNode } from 'graphql';
 import type { LimitAdvice } from '../limits/estimate.ts';
-import { type ConnectionSite, type PricingWalk, priceOperation } from './cost.ts';
+import { type PricingWalk, priceOperation } from './cost.ts';
+import type { ConnectionSite } from './cost-fields.ts';
 
 export function adviseOn(
   walk: PricingWalk,

@@ -73,58 +73,61 @@ builder.objectType(DestinationConfigRef, {
       description:
         'Whether the config is soft-deleted: PostHog keeps it, and updateDestinationConfig may restore it.',
     }),
-    filters: t.expose('filters', {
-      type: 'JSON',
-      nullable: true,
-      description:
-        'Which events reach the plugin, as the upstream stores them ({events: [...], actions: [...], …}); null when not sent (PostHog no longer sends it, 2026).',
-    }),
-    config: t.expose('config', {
-      type: 'JSON',
-      nullable: true,
-      description:
-        'The plugin’s settings for this config: an object from PostHog (each secret reads as its mask, "**************** POSTHOG SECRET FIELD ****************"), or a string as the interface document types it.',
-    }),
-    error: t.expose('error', {
-      type: 'JSON',
-      nullable: true,
-      description:
-        'The plugin’s last error as PostHog reports it ({message, time, …}); null when it reports none.',
-    }),
-    teamId: t.exposeInt('teamId', {
-      nullable: true,
-      description:
-        'PostHog’s team id for the config’s project: the project’s integer id. Null when not sent.',
-    }),
-    pluginInfo: t.field({
-      type: 'JSON',
-      nullable: true,
-      description: needsScopes(
-        'The plugin’s own record: {id, name, url, description, icon, …}. Lists leave it out upstream; it is then read from the config itself (GET …/pipeline_destination_configs/:id/, one call per config).',
-        'plugin:read',
-      ),
-      resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'pluginInfo'),
-    }),
-    deliveryRate24h: t.float({
-      nullable: true,
-      description: needsScopes(
-        'The share of events delivered in the last 24 hours, from 0 to 1; null when PostHog has no figure. Lists carry it; a mutation’s answer does not, and then it is read from the config itself (one call).',
-        'plugin:read',
-      ),
-      resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'deliveryRate24h'),
-    }),
-    createdAt: t.expose('createdAt', {
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the config was created (ISO 8601); null when the upstream leaves it out.',
-    }),
-    updatedAt: t.expose('updatedAt', {
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the config was last changed (ISO 8601); null when the upstream leaves it out.',
-    }),
   }),
 });
+
+// What it sends and how: its filters, config, error, plugin and timestamps.
+builder.objectFields(DestinationConfigRef, (t) => ({
+  filters: t.expose('filters', {
+    type: 'JSON',
+    nullable: true,
+    description:
+      'Which events reach the plugin, as the upstream stores them ({events: [...], actions: [...], …}); null when not sent (PostHog no longer sends it, 2026).',
+  }),
+  config: t.expose('config', {
+    type: 'JSON',
+    nullable: true,
+    description:
+      'The plugin’s settings for this config: an object from PostHog (each secret reads as its mask, "**************** POSTHOG SECRET FIELD ****************"), or a string as the interface document types it.',
+  }),
+  error: t.expose('error', {
+    type: 'JSON',
+    nullable: true,
+    description:
+      'The plugin’s last error as PostHog reports it ({message, time, …}); null when it reports none.',
+  }),
+  teamId: t.exposeInt('teamId', {
+    nullable: true,
+    description: 'PostHog’s team id for the config’s project: the project’s integer id. Null when not sent.',
+  }),
+  pluginInfo: t.field({
+    type: 'JSON',
+    nullable: true,
+    description: needsScopes(
+      'The plugin’s own record: {id, name, url, description, icon, …}. Lists leave it out upstream; it is then read from the config itself (GET …/pipeline_destination_configs/:id/, one call per config).',
+      'plugin:read',
+    ),
+    resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'pluginInfo'),
+  }),
+  deliveryRate24h: t.float({
+    nullable: true,
+    description: needsScopes(
+      'The share of events delivered in the last 24 hours, from 0 to 1; null when PostHog has no figure. Lists carry it; a mutation’s answer does not, and then it is read from the config itself (one call).',
+      'plugin:read',
+    ),
+    resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'deliveryRate24h'),
+  }),
+  createdAt: t.expose('createdAt', {
+    type: 'DateTime',
+    nullable: true,
+    description: 'When the config was created (ISO 8601); null when the upstream leaves it out.',
+  }),
+  updatedAt: t.expose('updatedAt', {
+    type: 'DateTime',
+    nullable: true,
+    description: 'When the config was last changed (ISO 8601); null when the upstream leaves it out.',
+  }),
+}));
 
 // What reaches beyond the config's own record: its plugin's frontend and its activity.
 builder.objectFields(DestinationConfigRef, (t) => ({

@@ -170,6 +170,9 @@ builder.mutationFields((t) => ({
       };
     },
   }),
+}));
+
+builder.mutationFields((t) => ({
   testHogFunction: t.field({
     type: TestPayload,
     nullable: true,

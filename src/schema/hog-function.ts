@@ -1,13 +1,11 @@
 // HogFunction: a destination (or transformation, source, site app…) as PostHog keeps it since late
-// 2024, its template and status, the Project fields that reach it, and its activity. Its logs and
-// metrics: hog-function-runs.ts; its template: hog-function-template.ts. A secret input reads {"secret": true} (normalize-hog-function.ts).
-import { isNotFound } from '../errors/codes.ts';
-import { hogFunctionIdFromText, validateHogFunctionId } from '../ids.ts';
+// 2024, its template and status, and its activity. Where it is read from: hog-function-lists.ts;
+// its logs and metrics: hog-function-runs.ts; its template: hog-function-template.ts. A secret
+// input reads {"secret": true} (normalize-hog-function.ts).
 import { mapMaybePromise } from '../maybe-promise.ts';
 import type { HogFunctionRecord } from '../upstream/records.ts';
 import { ActivityLogConnection, activityConnection } from './activity-log.ts';
 import { builder } from './builder.ts';
-import { offsetConnection } from './connections/offset.ts';
 import { hogFunctionGlobalId } from './global-id.ts';
 import { projectRecord } from './project.ts';
 import {
@@ -116,69 +114,72 @@ builder.objectType(HogFunctionRef, {
       nullable: true,
       description: 'The user who created the function; null when PostHog made it or does not say.',
     }),
-    hog: t.exposeString('hog', {
-      nullable: true,
-      description:
-        'The source the function runs: Hog, or JavaScript for the site_* types; null when not sent.',
-    }),
-    inputsSchema: t.field(
-      json(
-        'The inputs the function declares: [{key, type, label, required, secret, …}]; `inputs` holds their values.',
-        (fn) => fn.inputsSchema,
-      ),
-    ),
-    inputs: t.field(
-      json(
-        'The values of the declared inputs, as {key: {value, …}}; a secret one reads {"secret": true}, never its value.',
-        (fn) => fn.inputs,
-      ),
-    ),
-    filters: t.field(
-      json(
-        'Which events the function runs on, as PostHog stores them: {events, actions, properties, filter_test_accounts, …}.',
-        (fn) => fn.filters,
-      ),
-    ),
-    masking: t.field(
-      json(
-        'How the function skips repeated events: {ttl, hash, threshold}; null when it runs on every event.',
-        (fn) => fn.masking,
-      ),
-    ),
-    mappings: t.field(
-      json(
-        'For a destination sending several kinds of event: [{name, filters, inputs, inputs_schema}], secret inputs reading {"secret": true}; null when it has none.',
-        (fn) => fn.mappings,
-      ),
-    ),
-    iconUrl: t.exposeString('iconUrl', {
-      nullable: true,
-      description: 'A URL of the function’s icon (usually its template’s), to show beside its name.',
-    }),
-    template: t.expose('template', {
-      type: HogFunctionTemplateRef,
-      nullable: true,
-      description:
-        'The template it was made from, as PostHog nests it in the function; null for one written from code.',
-    }),
-    status: t.expose('status', {
-      type: HogFunctionStatusRef,
-      nullable: true,
-      description:
-        'Whether PostHog runs the function healthily or has degraded or disabled it; null when not sent.',
-    }),
-    executionOrder: t.exposeInt('executionOrder', {
-      nullable: true,
-      description:
-        'A transformation’s place in the order transformations run (lowest first); null for other types. rearrangeHogFunctions sets it.',
-    }),
-    version: t.exposeInt('version', {
-      nullable: true,
-      description:
-        'Bumped by PostHog on each change to the code, inputs, filters, mappings or masking; null when not sent.',
-    }),
   }),
 });
+
+// What it runs and how: its code, inputs, filters, template and state.
+builder.objectFields(HogFunctionRef, (t) => ({
+  hog: t.exposeString('hog', {
+    nullable: true,
+    description: 'The source the function runs: Hog, or JavaScript for the site_* types; null when not sent.',
+  }),
+  inputsSchema: t.field(
+    json(
+      'The inputs the function declares: [{key, type, label, required, secret, …}]; `inputs` holds their values.',
+      (fn) => fn.inputsSchema,
+    ),
+  ),
+  inputs: t.field(
+    json(
+      'The values of the declared inputs, as {key: {value, …}}; a secret one reads {"secret": true}, never its value.',
+      (fn) => fn.inputs,
+    ),
+  ),
+  filters: t.field(
+    json(
+      'Which events the function runs on, as PostHog stores them: {events, actions, properties, filter_test_accounts, …}.',
+      (fn) => fn.filters,
+    ),
+  ),
+  masking: t.field(
+    json(
+      'How the function skips repeated events: {ttl, hash, threshold}; null when it runs on every event.',
+      (fn) => fn.masking,
+    ),
+  ),
+  mappings: t.field(
+    json(
+      'For a destination sending several kinds of event: [{name, filters, inputs, inputs_schema}], secret inputs reading {"secret": true}; null when it has none.',
+      (fn) => fn.mappings,
+    ),
+  ),
+  iconUrl: t.exposeString('iconUrl', {
+    nullable: true,
+    description: 'A URL of the function’s icon (usually its template’s), to show beside its name.',
+  }),
+  template: t.expose('template', {
+    type: HogFunctionTemplateRef,
+    nullable: true,
+    description:
+      'The template it was made from, as PostHog nests it in the function; null for one written from code.',
+  }),
+  status: t.expose('status', {
+    type: HogFunctionStatusRef,
+    nullable: true,
+    description:
+      'Whether PostHog runs the function healthily or has degraded or disabled it; null when not sent.',
+  }),
+  executionOrder: t.exposeInt('executionOrder', {
+    nullable: true,
+    description:
+      'A transformation’s place in the order transformations run (lowest first); null for other types. rearrangeHogFunctions sets it.',
+  }),
+  version: t.exposeInt('version', {
+    nullable: true,
+    description:
+      'Bumped by PostHog on each change to the code, inputs, filters, mappings or masking; null when not sent.',
+  }),
+}));
 
 // Its activity: the log's entries about it.
 builder.objectFields(HogFunctionRef, (t) => ({
@@ -195,104 +196,4 @@ builder.objectFields(HogFunctionRef, (t) => ({
     },
     ActivityLogConnection,
   ),
-}));
-
-const HogFunctionConnection = builder.connectionObject(
-  {
-    type: HogFunctionRef,
-    name: 'HogFunctionConnection',
-    description:
-      'Hog functions in the upstream’s order (execution order, then the latest change), as a Relay connection.',
-    edgesField: { description: 'This page’s hog functions, in PostHog’s order, each with its cursor.' },
-    fields: (t) => ({
-      totalCount: t.int({
-        description: 'How many functions match the filters in all: PostHog’s `count` for the list.',
-        resolve: (c) => c.totalCount ?? 0,
-      }),
-    }),
-  },
-  {
-    name: 'HogFunctionEdge',
-    description: 'A hog function and its cursor.',
-    nodeField: { description: 'A hog function as the list page answered it.' },
-  },
-);
-
-builder.objectFields(ProjectRef, (t) => ({
-  hogFunctions: t.connection(
-    {
-      type: HogFunctionRef,
-      nullable: true,
-      description: needsScopes(
-        'The project’s hog functions of every type (GET …/hog_functions/), both ways: destinations, transformations, sources, site apps. types, enabled and search go to the upstream’s filters; deleted functions are left out. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
-        'hog_function:read',
-      ),
-      args: {
-        types: t.arg.stringList({
-          description: 'Only these types, e.g. ["destination", "site_destination"].',
-        }),
-        enabled: t.arg.boolean({ description: 'Only enabled (true) or disabled (false) functions.' }),
-        search: t.arg.string({ description: 'In the name, then the description (at most 200 characters).' }),
-      },
-      resolve: (project, args, ctx) => {
-        const filters = { types: args.types, enabled: args.enabled, search: args.search };
-        const list = () =>
-          mapMaybePromise(ctx.loaders.currentProject.cursorId(project.projectId), (id) =>
-            JSON.stringify([
-              'hog-functions',
-              id,
-              filters.types ?? null,
-              filters.enabled ?? null,
-              filters.search ?? null,
-            ]),
-          );
-        return offsetConnection(list, args, (limit, offset) =>
-          ctx.loaders.hogFunctions.page({ projectId: project.projectId, limit, offset, filters }),
-        );
-      },
-    },
-    HogFunctionConnection,
-  ),
-  hogFunction: t.field({
-    type: HogFunctionRef,
-    nullable: true,
-    description: needsScopes(
-      'One hog function by its UUID (GET …/hog_functions/:id/); null when PostHog answers 404 (none, or deleted).',
-      'hog_function:read',
-    ),
-    args: { uuid: t.arg.string({ required: true, description: 'The function’s UUID.' }) },
-    resolve: async (project, args, ctx) => {
-      const uuid = validateHogFunctionId(args.uuid);
-      try {
-        return await ctx.loaders.hogFunctions.load({ projectId: project.projectId, uuid });
-      } catch (error) {
-        if (isNotFound(error)) return null;
-        throw error;
-      }
-    },
-  }),
-}));
-
-builder.objectFields(ActivityLogEntryRef, (t) => ({
-  hogFunction: t.field({
-    type: HogFunctionRef,
-    nullable: true,
-    description: needsScopes(
-      'The hog function this entry is about, when `scope` is HogFunction: read from PostHog (batched with the page’s other entries); null for another scope or when the function is gone.',
-      'hog_function:read',
-    ),
-    // Batched per project with the other entries of the page: several functions of one project are
-    // read from a list page when that is fewer calls than a retrieve each.
-    resolve: async (entry, _args, ctx) => {
-      const uuid = entry.scope === HOG_FUNCTION_SCOPE ? hogFunctionIdFromText(entry.itemId) : null;
-      if (uuid === null) return null;
-      const key = { projectId: entry.projectId, uuid };
-      try {
-        return await ctx.loaders.hogFunctions.load(key, { fromLists: true });
-      } catch (error) {
-        if (isNotFound(error)) return null;
-        throw error;
-      }
-    },
-  }),
 }));
