@@ -115,17 +115,7 @@ function pagedActivity(ctx: RouteContext, filteredEntries: ActivityEntry[]): Rep
  */
 function billingExempt(query: URLSearchParams): boolean {
   let reachable: Set<string> | null = query.get('scope') ? new Set([query.get('scope')!]) : null;
-  const scopes = new Set<string>();
-  for (const raw of query.getAll('scopes')) {
-    const value = raw.trim();
-    let parsed: unknown = null;
-    if (value.startsWith('[') && value.endsWith(']'))
-      try {
-        parsed = JSON.parse(value);
-      } catch {}
-    if (Array.isArray(parsed)) for (const item of parsed) scopes.add(String(item));
-    else for (const part of value.split(',').map((p) => p.trim())) if (part) scopes.add(part);
-  }
+  const scopes = tolerantList(query, 'scopes');
   if (scopes.size > 0)
     reachable = reachable === null ? scopes : new Set([...reachable].filter((s) => scopes.has(s)));
   return reachable !== null && reachable.size > 0 && [...reachable].every((s) => FREE_SCOPES.has(s));
