@@ -7,9 +7,9 @@ import { permissionDenied, serverError } from './api-error.ts';
 import type { WriteContext } from './batch-export-fields.ts';
 import type { BatchExportDestination } from './batch-export-model.ts';
 import { DESTINATION_TYPES } from './batch-export-model.ts';
-import { Invalid, pyType } from './batch-export-readers.ts';
+import { Invalid } from './batch-export-readers.ts';
 import type { ErrorTree, FieldError } from './hog-errors.ts';
-import { fieldError, listed } from './hog-errors.ts';
+import { fieldError, listed, pyType } from './hog-errors.ts';
 
 type Read = (BatchExportDestination & { integrationGiven: boolean }) | Invalid;
 

@@ -3,7 +3,7 @@
 // value, or the field's errors as DRF words and codes them.
 import { ApiError } from './api-error.ts';
 import type { ErrorTree, FieldError } from './hog-errors.ts';
-import { fieldError, listed } from './hog-errors.ts';
+import { fieldError, listed, pyType } from './hog-errors.ts';
 
 /** A field's errors, as a reader returns them (DRF raises; here they are a value). */
 export class Invalid {
@@ -13,21 +13,6 @@ export class Invalid {
 export const err = (detail: string, code = 'invalid') => new Invalid(listed(fieldError(detail, code)));
 export const required = () => listed(fieldError('This field is required.', 'required'));
 export const notNull = () => err('This field may not be null.', 'null');
-
-export const pyType = (v: unknown) =>
-  v === null
-    ? 'NoneType'
-    : Array.isArray(v)
-      ? 'list'
-      : typeof v === 'string'
-        ? 'str'
-        : typeof v === 'number'
-          ? Number.isInteger(v)
-            ? 'int'
-            : 'float'
-          : typeof v === 'boolean'
-            ? 'bool'
-            : 'dict';
 
 export type Outcome<T> = T | Invalid;
 export const isErrors = (v: unknown): v is Invalid => v instanceof Invalid;

@@ -60,3 +60,19 @@ export class RawValidationError extends ApiError {
     return rawErrors(this.tree);
   }
 }
+
+/** The Python type DRF names in a message about a value of the wrong type ("got type \"str\""). */
+export const pyType = (v: unknown) =>
+  v === null
+    ? 'NoneType'
+    : Array.isArray(v)
+      ? 'list'
+      : typeof v === 'string'
+        ? 'str'
+        : typeof v === 'number'
+          ? Number.isInteger(v)
+            ? 'int'
+            : 'float'
+          : typeof v === 'boolean'
+            ? 'bool'
+            : 'dict';

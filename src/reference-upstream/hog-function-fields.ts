@@ -1,7 +1,7 @@
 // The field-by-field half of HogFunctionSerializer (products/cdp/backend/api/hog_function.py at
 // 0019077, `to_internal_value` and the declared fields): what a write body says once each field
 // is read, and every field error DRF collects, keyed as DRF keys them.
-import { type ErrorTree, type FieldError, fieldError, listed } from './hog-errors.ts';
+import { type ErrorTree, type FieldError, fieldError, listed, pyType } from './hog-errors.ts';
 import { type InputErrors, isDict, templateBytecode, validateInputs } from './hog-inputs.ts';
 import type { HogInput, HogInputSchema } from './model.ts';
 
@@ -109,21 +109,6 @@ export function readSchema(value: unknown): HogInputSchema[] | FieldError[] | Er
   });
   return Object.keys(errors).length > 0 ? errors : (items as HogInputSchema[]);
 }
-
-export const pyType = (v: unknown) =>
-  v === null
-    ? 'NoneType'
-    : Array.isArray(v)
-      ? 'list'
-      : typeof v === 'string'
-        ? 'str'
-        : typeof v === 'number'
-          ? Number.isInteger(v)
-            ? 'int'
-            : 'float'
-          : typeof v === 'boolean'
-            ? 'bool'
-            : 'dict';
 
 const toTree = (errors: InputErrors): ErrorTree =>
   Object.fromEntries(

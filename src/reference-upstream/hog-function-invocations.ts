@@ -9,8 +9,8 @@
 
 import { serverError } from './api-error.ts';
 import { formatTimestamp } from './dialect.ts';
-import { type ErrorTree, fieldError, RawValidationError, viewValidationError } from './hog-errors.ts';
-import { pyType, readBoolean } from './hog-function-fields.ts';
+import { type ErrorTree, fieldError, pyType, RawValidationError, viewValidationError } from './hog-errors.ts';
+import { readBoolean } from './hog-function-fields.ts';
 import { findHogFunction } from './hog-function-routes.ts';
 import { validateHogWrite } from './hog-function-write.ts';
 import { isDict, truthy } from './hog-inputs.ts';

@@ -4,16 +4,10 @@ import type { GatewayContext } from '../context.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import type { BatchExportBackfillRecord, BatchExportRunRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
+import { dateTimeField } from './field-options.ts';
 import { exportChildGlobalId } from './global-id.ts';
 import { BatchExportBackfillRef, BatchExportRef, BatchExportRunRef, isRecordOf } from './refs.ts';
 import { needsScopes } from './scopes.ts';
-
-const dateTime = <T>(description: string, read: (x: T) => string | null) => ({
-  type: 'DateTime' as const,
-  nullable: true as const,
-  description,
-  resolve: read,
-});
 
 const childId = (
   typename: 'BatchExportRun' | 'BatchExportBackfill',
@@ -63,20 +57,25 @@ builder.objectType(BatchExportRunRef, {
       description: 'The last error the run met (a destination’s refusal, a timeout, …); null when none.',
     }),
     dataIntervalStart: t.field(
-      dateTime<BatchExportRunRecord>(
+      dateTimeField<BatchExportRunRecord>(
         'Start of the data interval the run exports.',
         (r) => r.dataIntervalStart,
       ),
     ),
     dataIntervalEnd: t.field(
-      dateTime<BatchExportRunRecord>('End of the data interval the run exports.', (r) => r.dataIntervalEnd),
+      dateTimeField<BatchExportRunRecord>(
+        'End of the data interval the run exports.',
+        (r) => r.dataIntervalEnd,
+      ),
     ),
-    createdAt: t.field(dateTime<BatchExportRunRecord>('When PostHog started the run.', (r) => r.createdAt)),
+    createdAt: t.field(
+      dateTimeField<BatchExportRunRecord>('When PostHog started the run.', (r) => r.createdAt),
+    ),
     finishedAt: t.field(
-      dateTime<BatchExportRunRecord>('When the run ended; null while it runs.', (r) => r.finishedAt),
+      dateTimeField<BatchExportRunRecord>('When the run ended; null while it runs.', (r) => r.finishedAt),
     ),
     updatedAt: t.field(
-      dateTime<BatchExportRunRecord>('When the run’s state last changed.', (r) => r.updatedAt),
+      dateTimeField<BatchExportRunRecord>('When the run’s state last changed.', (r) => r.updatedAt),
     ),
     batchExport: t.field({
       type: BatchExportRef,
@@ -136,16 +135,16 @@ builder.objectType(BatchExportBackfillRef, {
       description: 'Starting, Running, Completed, Failed, Cancelled, …, as PostHog reports the backfill.',
     }),
     startAt: t.field(
-      dateTime<BatchExportBackfillRecord>('Start of the period the backfill exports.', (b) => b.startAt),
+      dateTimeField<BatchExportBackfillRecord>('Start of the period the backfill exports.', (b) => b.startAt),
     ),
     endAt: t.field(
-      dateTime<BatchExportBackfillRecord>('End of the period the backfill exports.', (b) => b.endAt),
+      dateTimeField<BatchExportBackfillRecord>('End of the period the backfill exports.', (b) => b.endAt),
     ),
     createdAt: t.field(
-      dateTime<BatchExportBackfillRecord>('When the backfill was started.', (b) => b.createdAt),
+      dateTimeField<BatchExportBackfillRecord>('When the backfill was started.', (b) => b.createdAt),
     ),
     finishedAt: t.field(
-      dateTime<BatchExportBackfillRecord>(
+      dateTimeField<BatchExportBackfillRecord>(
         'When the backfill ended; null while it runs.',
         (b) => b.finishedAt,
       ),

@@ -5,10 +5,10 @@
 import { isNotFound } from '../errors/codes.ts';
 import { uuidFromText, validateUuid } from '../ids.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
-import type { BatchExportRecord } from '../upstream/records.ts';
 import { ActivityLogConnection, activityConnection } from './activity-log.ts';
 import { builder } from './builder.ts';
 import { offsetConnection } from './connections/offset.ts';
+import { dateTimeField } from './field-options.ts';
 import { batchExportGlobalId } from './global-id.ts';
 import { projectRecord } from './project.ts';
 import {
@@ -23,13 +23,6 @@ import { needsScopes } from './scopes.ts';
 
 /** The scope PostHog writes on entries about a batch export. */
 export const BATCH_EXPORT_SCOPE = 'BatchExport';
-
-const dateTime = (description: string, read: (e: BatchExportRecord) => string | null) => ({
-  type: 'DateTime' as const,
-  nullable: true as const,
-  description,
-  resolve: read,
-});
 
 builder.objectType(BatchExportRef, {
   description:
@@ -81,13 +74,17 @@ builder.objectType(BatchExportRef, {
 
 // When it runs and what it exports: its schedule, bounds, query and latest runs.
 builder.objectFields(BatchExportRef, (t) => ({
-  createdAt: t.field(dateTime('When the export was created.', (e) => e.createdAt)),
+  createdAt: t.field(dateTimeField('When the export was created.', (e) => e.createdAt)),
   updatedAt: t.field(
-    dateTime('When the export’s settings last changed (last_updated_at).', (e) => e.updatedAt),
+    dateTimeField('When the export’s settings last changed (last_updated_at).', (e) => e.updatedAt),
   ),
-  lastPausedAt: t.field(dateTime('When the export was last paused; null if never.', (e) => e.lastPausedAt)),
-  startAt: t.field(dateTime('The earliest data interval it exports; null for no bound.', (e) => e.startAt)),
-  endAt: t.field(dateTime('The latest data interval it exports; null for no bound.', (e) => e.endAt)),
+  lastPausedAt: t.field(
+    dateTimeField('When the export was last paused; null if never.', (e) => e.lastPausedAt),
+  ),
+  startAt: t.field(
+    dateTimeField('The earliest data interval it exports; null for no bound.', (e) => e.startAt),
+  ),
+  endAt: t.field(dateTimeField('The latest data interval it exports; null for no bound.', (e) => e.endAt)),
   timezone: t.exposeString('timezone', {
     nullable: true,
     description: 'The time zone its daily and weekly intervals follow (UTC unless set).',

@@ -3,19 +3,12 @@
 import { isNotFound } from '../errors/codes.ts';
 import { validateTemplateId } from '../ids.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
-import type { HogFunctionTemplateRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
 import { arrayConnection } from './connections/array.ts';
 import { offsetConnection } from './connections/offset.ts';
+import { jsonField } from './field-options.ts';
 import { HogFunctionTemplateRef, isRecordOf, ProjectRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
-
-const json = (description: string, read: (template: HogFunctionTemplateRecord) => unknown) => ({
-  type: 'JSON' as const,
-  nullable: true,
-  description,
-  resolve: read,
-});
 
 builder.objectType(HogFunctionTemplateRef, {
   description:
@@ -43,7 +36,7 @@ builder.objectType(HogFunctionTemplateRef, {
       description:
         'stable, alpha, beta, hidden, coming_soon or deprecated (PostHog lists no deprecated one).',
     }),
-    category: t.field(json('The gallery’s categories for it, e.g. ["Custom"].', (x) => x.category)),
+    category: t.field(jsonField('The gallery’s categories for it, e.g. ["Custom"].', (x) => x.category)),
     free: t.exposeBoolean('free', {
       nullable: true,
       description: 'Whether a free plan may use it.',
@@ -57,19 +50,22 @@ builder.objectType(HogFunctionTemplateRef, {
       description: 'The language of `code`: hog or javascript.',
     }),
     inputsSchema: t.field(
-      json(
+      jsonField(
         'The inputs a function made from it takes: each with key, type, label, required and secret. createHogFunction needs a value for each required one.',
         (x) => x.inputsSchema,
       ),
     ),
     filters: t.field(
-      json('The events a function made from it receives, unless the create says others.', (x) => x.filters),
+      jsonField(
+        'The events a function made from it receives, unless the create says others.',
+        (x) => x.filters,
+      ),
     ),
     masking: t.field(
-      json('The template’s default masking: how repeated events are dropped.', (x) => x.masking),
+      jsonField('The template’s default masking: how repeated events are dropped.', (x) => x.masking),
     ),
     mappingTemplates: t.field(
-      json(
+      jsonField(
         'Mappings offered for a function made from it: each with name, filters, inputs and inputs_schema.',
         (x) => x.mappingTemplates,
       ),

@@ -6,6 +6,7 @@ import { mapMaybePromise } from '../maybe-promise.ts';
 import type { HogFunctionRecord } from '../upstream/records.ts';
 import { ActivityLogConnection, activityConnection } from './activity-log.ts';
 import { builder } from './builder.ts';
+import { jsonField } from './field-options.ts';
 import { hogFunctionGlobalId } from './global-id.ts';
 import { projectRecord } from './project.ts';
 import {
@@ -50,13 +51,6 @@ HogFunctionStatusRef.implement({
         'The rate limiter’s tokens left: PostHog degrades a function that runs out (slow or failing runs); null when not sent.',
     }),
   }),
-});
-
-const json = (description: string, read: (fn: HogFunctionRecord) => unknown) => ({
-  type: 'JSON' as const,
-  nullable: true,
-  description,
-  resolve: read,
 });
 
 builder.objectType(HogFunctionRef, {
@@ -124,31 +118,31 @@ builder.objectFields(HogFunctionRef, (t) => ({
     description: 'The source the function runs: Hog, or JavaScript for the site_* types; null when not sent.',
   }),
   inputsSchema: t.field(
-    json(
+    jsonField(
       'The inputs the function declares: [{key, type, label, required, secret, …}]; `inputs` holds their values.',
       (fn) => fn.inputsSchema,
     ),
   ),
   inputs: t.field(
-    json(
+    jsonField(
       'The values of the declared inputs, as {key: {value, …}}; a secret one reads {"secret": true}, never its value.',
       (fn) => fn.inputs,
     ),
   ),
   filters: t.field(
-    json(
+    jsonField(
       'Which events the function runs on, as PostHog stores them: {events, actions, properties, filter_test_accounts, …}.',
       (fn) => fn.filters,
     ),
   ),
   masking: t.field(
-    json(
+    jsonField(
       'How the function skips repeated events: {ttl, hash, threshold}; null when it runs on every event.',
       (fn) => fn.masking,
     ),
   ),
   mappings: t.field(
-    json(
+    jsonField(
       'For a destination sending several kinds of event: [{name, filters, inputs, inputs_schema}], secret inputs reading {"secret": true}; null when it has none.',
       (fn) => fn.mappings,
     ),
