@@ -1,6 +1,10 @@
-// Memory a caller without a key could fill: each attack of issue 22 is sent, then the process's
-// resident memory (/proc/self/status, after a full garbage collection) must be within 100 MB of
-// what it was before. The gateway runs in this process (the harness), so what it keeps is here.
+// Memory a caller without a key could fill: each attack of issue 22 is sent, and after a full
+// garbage collection two figures must hold. What the JavaScript heap and its buffers keep must be
+// within 16 MB of what they kept before: that is what the gateway retains, and it is exact. And
+// the process's resident memory (/proc/self/status) must grow less than 100 MB when the attack is
+// sent a second time: the first time through, the allocator keeps the pages 1 MB bodies passed
+// through (seen: +110 MB RSS with the heap unchanged), so only a repeat shows growth without bound.
+// The gateway runs in this process (the harness), so what it keeps is here.
 import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -13,12 +17,24 @@ v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
 const MB = 1024 * 1024;
-const BUDGET_MB = 100;
+const RETAINED_BUDGET_MB = 16;
+const RSS_BUDGET_MB = 100;
+
+function fullGc() {
+  for (let i = 0; i < 10; i++) gc();
+}
 
 function rssMb(): number {
-  for (let i = 0; i < 10; i++) gc();
+  fullGc();
   const line = readFileSync('/proc/self/status', 'utf8').match(/^VmRSS:\s+(\d+) kB$/m)!;
   return Number(line[1]) / 1024;
+}
+
+/** The heap in use plus what buffers hold outside it: what JavaScript code keeps alive. */
+function retainedMb(): number {
+  fullGc();
+  const { heapUsed, external } = process.memoryUsage();
+  return (heapUsed + external) / MB;
 }
 
 /** A string of about `bytes` characters that differs by `n`: nothing can be shared between two. */
@@ -35,10 +51,16 @@ describe('memory a caller without a key cannot fill', { timeout: 120_000 }, () =
   afterAll(() => h.close());
 
   async function within(attack: () => Promise<void>) {
-    const before = rssMb();
+    const heldBefore = retainedMb();
     await attack();
-    const after = rssMb();
-    expect(after - before, `RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB`).toBeLessThan(BUDGET_MB);
+    const rssBefore = rssMb();
+    const heldAfter = retainedMb();
+    const held = `heap and buffers ${heldBefore.toFixed(0)} → ${heldAfter.toFixed(0)} MB`;
+    expect(heldAfter - heldBefore, held).toBeLessThan(RETAINED_BUDGET_MB);
+    await attack();
+    const rssAfter = rssMb();
+    const rss = `RSS on a repeat ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB`;
+    expect(rssAfter - rssBefore, rss).toBeLessThan(RSS_BUDGET_MB);
   }
 
   it('200 requests with a distinct 1 MB undeclared variable, over four documents', async () => {
