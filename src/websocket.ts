@@ -184,6 +184,17 @@ function watchCompletions(socket: WebSocket): Map<string, AbortController> {
   return open;
 }
 
+/**
+ * A socket's 'error' is a caller's fault (a frame over maxPayload, a bad frame, a reset), and ws
+ * closes the socket itself with the code that says which (1009, 1002, …). graphql-ws would also
+ * write "Internal error … Please check your implementation" to stderr each time, which would let
+ * anyone fill the operator's log, so its listener (added just before this one) is replaced.
+ */
+function quietSocketErrors(socket: WebSocket) {
+  socket.removeAllListeners('error');
+  socket.on('error', () => undefined);
+}
+
 async function startSockets(gateway: Gateway, options: WebSocketOptions): Promise<Sockets> {
   const [{ WebSocketServer }, { useServer }] = await Promise.all([import('ws'), import('graphql-ws/use/ws')]);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxBodyBytes + ENVELOPE_BYTES });
@@ -243,5 +254,6 @@ async function startSockets(gateway: Gateway, options: WebSocketOptions): Promis
     },
     sockets,
   );
+  sockets.on('connection', quietSocketErrors);
   return { sockets, dispose: () => disposable.dispose() as Promise<void> };
 }

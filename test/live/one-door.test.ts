@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient as createWsClient } from 'graphql-ws';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { sha256 } from '../../src/persisted-operations/manifest.ts';
 import { type Harness, startHarness } from '../harness.ts';
@@ -225,7 +225,10 @@ describe('one door: a refused operation fails alone over graphql-ws', () => {
     await c.dispose();
   });
 
-  it('a message over MAX_BODY_BYTES closes that socket (1009), and the gateway serves on', async () => {
+  it('a message over MAX_BODY_BYTES closes that socket (1009), writes no line to stderr, and the gateway serves on', async () => {
+    // A caller's oversized frame is not the server's fault: graphql-ws's "Internal error … check
+    // your implementation" on stderr, once per frame, would let anyone fill the operator's log.
+    const consoleError = vi.spyOn(console, 'error');
     const c = client('Bearer phx_full');
     let closedWith = 0;
     c.on('closed', (event) => {
@@ -236,6 +239,10 @@ describe('one door: a refused operation fails alone over graphql-ws', () => {
     );
     expect(big).toHaveProperty('thrown');
     expect(closedWith).toBe(1009);
+    // (The client in this process logs its own CloseEvent; only the server's lines are counted.)
+    const serverLines = consoleError.mock.calls.filter(([first]) => typeof first === 'string');
+    expect(serverLines).toEqual([]);
+    consoleError.mockRestore();
     await c.dispose();
     expect((await h.gql('{ project(projectId: "1") { name } }')).body.data.project.name).toBe(
       'Hedgebox (production)',
