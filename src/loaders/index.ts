@@ -50,27 +50,88 @@ export const keptAcrossRequests = (upstreamFeatures = new UpstreamFeatures()): K
   upstreamFeatures,
 });
 
+/**
+ * Each loader is made when a resolver first asks for it: most requests read one or two resources,
+ * and a subscriber of a shared live stream (live/shared-streams.ts) reads none, so the dozen
+ * loaders (each with its DataLoader maps) are not paid for by every request.
+ */
+class RequestLoaders implements Loaders {
+  #projects?: Projects;
+  #currentProject?: CurrentProject;
+  #configs?: Configs;
+  #configWrites?: ConfigWrites;
+  #activity?: Activity;
+  #activityHeads?: ActivityHeads;
+  #hogFunctions?: HogFunctions;
+  #hogFunctionWrites?: HogFunctionWrites;
+  #hogFunctionTemplates?: HogFunctionTemplates;
+  #batchExports?: BatchExports;
+  #batchExportWrites?: BatchExportWrites;
+  #destinations?: Destinations;
+
+  constructor(
+    private readonly upstream: CallerUpstream,
+    private readonly kept: KeptAcrossRequests,
+  ) {}
+
+  get projects() {
+    this.#projects ??= new Projects(this.upstream);
+    return this.#projects;
+  }
+  get currentProject() {
+    this.#currentProject ??= new CurrentProject(this.projects);
+    return this.#currentProject;
+  }
+  get configs() {
+    this.#configs ??= new Configs(this.upstream, this.currentProject);
+    return this.#configs;
+  }
+  get configWrites() {
+    this.#configWrites ??= new ConfigWrites(this.upstream, this.configs, this.currentProject);
+    return this.#configWrites;
+  }
+  get activity() {
+    this.#activity ??= new Activity(this.upstream);
+    return this.#activity;
+  }
+  get activityHeads() {
+    this.#activityHeads ??= new ActivityHeads(this.upstream, this.kept.upstreamFeatures);
+    return this.#activityHeads;
+  }
+  get hogFunctions() {
+    this.#hogFunctions ??= new HogFunctions(this.upstream);
+    return this.#hogFunctions;
+  }
+  get hogFunctionWrites() {
+    this.#hogFunctionWrites ??= new HogFunctionWrites(this.upstream, this.hogFunctions, this.currentProject);
+    return this.#hogFunctionWrites;
+  }
+  get hogFunctionTemplates() {
+    this.#hogFunctionTemplates ??= new HogFunctionTemplates(this.upstream);
+    return this.#hogFunctionTemplates;
+  }
+  get batchExports() {
+    this.#batchExports ??= new BatchExports(this.upstream);
+    return this.#batchExports;
+  }
+  get batchExportWrites() {
+    this.#batchExportWrites ??= new BatchExportWrites(this.upstream, this.batchExports, this.currentProject);
+    return this.#batchExportWrites;
+  }
+  get destinations() {
+    const upstream = this.upstream;
+    this.#destinations ??= new Destinations(
+      this.configs,
+      this.hogFunctions,
+      this.batchExports,
+      this.kept.pluginTemplates,
+      () => upstream.keyHash(),
+    );
+    return this.#destinations;
+  }
+}
+
 /** `kept`: none (a fresh one) where nothing is to outlive the request. */
 export function createLoaders(upstream: CallerUpstream, kept = keptAcrossRequests()): Loaders {
-  const projects = new Projects(upstream);
-  const currentProject = new CurrentProject(projects);
-  const configs = new Configs(upstream, currentProject);
-  const hogFunctions = new HogFunctions(upstream);
-  const batchExports = new BatchExports(upstream);
-  return {
-    currentProject,
-    projects,
-    configs,
-    configWrites: new ConfigWrites(upstream, configs, currentProject),
-    activity: new Activity(upstream),
-    activityHeads: new ActivityHeads(upstream, kept.upstreamFeatures),
-    hogFunctions,
-    hogFunctionWrites: new HogFunctionWrites(upstream, hogFunctions, currentProject),
-    hogFunctionTemplates: new HogFunctionTemplates(upstream),
-    batchExports,
-    batchExportWrites: new BatchExportWrites(upstream, batchExports, currentProject),
-    destinations: new Destinations(configs, hogFunctions, batchExports, kept.pluginTemplates, () =>
-      upstream.keyHash(),
-    ),
-  };
+  return new RequestLoaders(upstream, kept);
 }
