@@ -5,7 +5,13 @@ import type { DocumentNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { createContext, type GatewayContext, type NodeServerContext } from './context.ts';
+import {
+  type ContextDeps,
+  createContext,
+  createSharedContext,
+  type GatewayContext,
+  type NodeServerContext,
+} from './context.ts';
 import { createMaskError, useStableErrorCodes } from './errors/masking.ts';
 import { usePartialErrors } from './errors/partial-errors.ts';
 import { EXAMPLE_QUERY } from './example-query.ts';
@@ -19,6 +25,7 @@ import { useStreamAccept } from './limits/stream-accept.ts';
 import { useLiveQueries } from './live/live-queries.ts';
 import { useRelayedResults } from './live/relayed-results.ts';
 import type { LiveServices } from './live/services.ts';
+import { SharedLiveWork, useSharedLiveWork } from './live/shared-live-work.ts';
 import { keptAcrossRequests } from './loaders/index.ts';
 import type { UpstreamFeatures } from './loaders/upstream-features.ts';
 import { useOperatorEndpoints } from './observability/endpoints.ts';
@@ -81,6 +88,15 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const { manifest, only } = config.persistedOperations;
   const { live } = deps;
   const kept = keptAcrossRequests(deps.upstreamFeatures);
+  const contextDeps: ContextDeps = {
+    client: deps.client,
+    requestDeadlineMs: config.requestDeadlineMs,
+    maxUpstreamCalls: config.limits.upstreamCalls,
+    observe,
+    live,
+    kept,
+  };
+  const sharedLiveWork = new SharedLiveWork(live, (request) => createSharedContext(contextDeps, request));
   return createYoga<NodeServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -97,19 +113,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     parserAndValidationCache: { documentCache: documentCache(), errorCache: parseErrorCache() },
     // Served by useGraphiQLPage: compressed, cached, and rendered only when first asked for.
     graphiql: false,
-    context: ({ request, res }) =>
-      createContext(
-        {
-          client: deps.client,
-          requestDeadlineMs: config.requestDeadlineMs,
-          maxUpstreamCalls: config.limits.upstreamCalls,
-          observe,
-          live,
-          kept,
-        },
-        request,
-        { res },
-      ),
+    context: ({ request, res }) => createContext(contextDeps, request, { res }),
     // A persisted operation may be named by `documentId` instead of sending its text.
     extraParamNames: ['documentId'],
     plugins: [
@@ -140,6 +144,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       useDeferStream(),
       useLiveQueries(live),
       config.executor === 'compiled' && useJit(),
+      // After what sets how a subscription or live query runs: identical ones run once.
+      useSharedLiveWork(sharedLiveWork),
       usePartialErrors(),
       // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
       // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries

@@ -76,12 +76,12 @@ class RequestLifetime {
   private deadline: NodeJS.Timeout;
   private gone = false;
 
-  constructor(
-    private readonly deadlineMs: number,
-    request: Request,
-    server: NodeServerContext,
-  ) {
+  constructor(private readonly deadlineMs: number) {
     this.deadline = this.startDeadline();
+  }
+
+  /** The client going away (or answered) ends this lifetime. */
+  endWithClient(request: Request, server: NodeServerContext): void {
     const clientGone = () => {
       this.gone = true;
       clearTimeout(this.deadline);
@@ -125,9 +125,23 @@ export function createContext(
   request: Request,
   server: NodeServerContext = {},
 ): GatewayContext {
+  const lifetime = new RequestLifetime(deps.requestDeadlineMs);
+  lifetime.endWithClient(request, server);
+  return contextOf(deps, request, lifetime);
+}
+
+/**
+ * The context of live work shared by several requests (live/shared-streams.ts): the key, request
+ * id and observers of the request that started it, and a lifetime of its own, ended by its end()
+ * when the last subscriber leaves, never by the first one's client going away.
+ */
+export function createSharedContext(deps: ContextDeps, request: Request): GatewayContext {
+  return contextOf(deps, request, new RequestLifetime(deps.requestDeadlineMs));
+}
+
+function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetime): GatewayContext {
   const authorization = authorizationOf(request.headers.get('authorization'));
   const requestId = requestIdOf(request);
-  const lifetime = new RequestLifetime(deps.requestDeadlineMs, request, server);
   const observer = deps.observe?.(request, requestId);
 
   /** The upstream client, loaders and call budget of one round of work. */

@@ -10,7 +10,11 @@ interface WithPartialErrors {
   partialErrors?: GraphQLError[];
 }
 
-function withPending(result: ExecutionResult, pending: GraphQLError[] | undefined): ExecutionResult | null {
+/** The result with the errors recorded since the last one; null when none were. */
+export function withPending(
+  result: ExecutionResult,
+  pending: GraphQLError[] | undefined,
+): ExecutionResult | null {
   if (!pending?.length) return null;
   const added = pending.splice(0);
   return { ...result, errors: [...(result.errors ?? []), ...added] };

@@ -1,9 +1,10 @@
 // Subscription.activityAdded: one ActivityPoller per (hash of key, project, filters) in this
 // process, shared by that key's subscribers with those arguments, stopped when the last leaves,
-// never shared across keys (and, sharing a Redis, one polling across the processes). Caps:
-// MAX_SUBSCRIPTIONS_PER_KEY per key, MAX_SUBSCRIPTIONS in all.
-// Each subscriber gets its own async iterator; ending it (the client leaves, shutdown) releases
-// its place and, with the last subscriber, the poller. A subscriber that resumes (`after`) reads
+// never shared across keys (and, sharing a Redis, one polling across the processes). Subscribers
+// of the very same operation share one stream before they get here (shared-live-work.ts), which
+// also counts their slots.
+// Each stream gets its own async iterator; ending it (the subscribers leave, shutdown) releases
+// its place and, with the last one, the poller. A subscriber that resumes (`after`) reads
 // what it missed on its own before it joins the poller (resumed-stream.ts).
 import { Repeater } from 'graphql-yoga';
 import { hashKey, type KeyHash } from '../caller-key.ts';
@@ -22,7 +23,6 @@ import {
   type Subscriber,
 } from './activity-poller.ts';
 import { runResumed } from './resumed-stream.ts';
-import type { Reservation, SubscriptionSlots } from './subscription-slots.ts';
 import type { WakeBus } from './wake-bus.ts';
 
 export interface ActivitySubscriptionsOptions {
@@ -30,7 +30,6 @@ export interface ActivitySubscriptionsOptions {
   wake: WakeBus;
   pollMs: number;
   pollDeadlineMs: number;
-  slots: SubscriptionSlots;
   /** One poller per key and arguments across the processes sharing a Redis. */
   polling?: SharedPolling | null;
 }
@@ -51,33 +50,24 @@ export class ActivitySubscriptions {
     return this.pollers.size;
   }
 
-  /**
-   * A promise only when the slot is counted in Redis (REDIS_URL). With `after`, the stream first
-   * delivers what came after that entry (resumed-stream.ts).
-   */
+  /** With `after`, the stream first delivers what came after that entry (resumed-stream.ts). */
   subscribe(
     authorization: string | null,
     args: ActivityArgs,
     after: ResumePoint | null = null,
-  ): AsyncIterableIterator<PollerEvent> | Promise<AsyncIterableIterator<PollerEvent>> {
+  ): AsyncIterableIterator<PollerEvent> {
     if (!authorization) throw missingAuthorization();
-    const key = hashKey(authorization);
-    const reservation = this.options.slots.reserve(key);
-    return reservation instanceof Promise
-      ? reservation.then((r) => this.stream(key, authorization, args, r, after))
-      : this.stream(key, authorization, args, reservation, after);
+    return this.stream(hashKey(authorization), authorization, args, after);
   }
 
   private stream(
     key: KeyHash,
     authorization: string,
     args: ActivityArgs,
-    reservation: Reservation,
     after: ResumePoint | null,
   ): AsyncIterableIterator<PollerEvent> {
-    // Counted from the first read of the stream to its end: a stream never read holds no place.
+    // Started at the first read of the stream: a stream never read starts nothing.
     return new Repeater<PollerEvent>(async (push, stop) => {
-      const release = reservation.take();
       const id = `${key}\n${JSON.stringify(args)}`;
       let joined: { shared: SharedPoller; subscriber: Subscriber } | null = null;
       const join = (subscriber: Subscriber) => {
@@ -110,7 +100,6 @@ export class ActivitySubscriptions {
       await stop;
       signal.abort(new Error('subscription ended'));
       this.ends.delete(end);
-      release();
       const left = joined as { shared: SharedPoller; subscriber: Subscriber } | null;
       if (left?.shared.poller.remove(left.subscriber)) {
         left.shared.stopWake();

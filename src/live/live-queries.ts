@@ -7,8 +7,9 @@
 //   activity; a write to another config of the project leaves a query of one config alone;
 // - otherwise every LIVE_QUERY_POLL_MS, to see changes made elsewhere.
 // A re-run's answer is pushed only when it differs from the last one pushed. Nothing is shared
-// between keys: each live query runs in its own request's context, and a write wakes only the
-// live queries of its own key. Live queries share the subscriptions' slots (subscription-slots.ts).
+// between keys: each live query runs in a context of its key, and a write wakes only the live
+// queries of its own key. The same live query asked with the same key runs once for all who
+// asked (shared-live-work.ts, which also counts their slots with the subscriptions').
 import { type ExecutionResult, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Repeater } from 'graphql-yoga';
@@ -18,7 +19,6 @@ import { missingAuthorization } from '../errors/codes.ts';
 import { type Resource, resourceOf } from '../upstream/paths.ts';
 import { mayChange } from './resources.ts';
 import type { LiveServices } from './services.ts';
-import type { Reservation } from './subscription-slots.ts';
 
 export function isLiveQuery(operation: OperationDefinitionNode | null | undefined): boolean {
   if (operation?.operation !== 'query') return false;
@@ -77,11 +77,7 @@ function liveResults(live: LiveServices, execute: Execute, args: { contextValue?
   const context = args.contextValue as GatewayContext;
   const { authorization } = context;
   if (!authorization) throw missingAuthorization();
-  const key = hashKey(authorization);
-  const reservation = live.slots.reserve(key);
-  return reservation instanceof Promise
-    ? reservation.then((r) => liveStream(live, execute, args, context, key, r))
-    : liveStream(live, execute, args, context, key, reservation);
+  return liveStream(live, execute, args, context, hashKey(authorization));
 }
 
 function liveStream(
@@ -90,12 +86,10 @@ function liveStream(
   args: { contextValue?: unknown },
   context: GatewayContext,
   key: KeyHash,
-  reservation: Reservation,
 ) {
   const run = () => Promise.resolve(execute(args as never));
 
   return new Repeater(async (push, stop) => {
-    const release = reservation.take();
     const stopClose = live.onClose(() => stop());
     let last = '';
     let read: Resource[] = [];
@@ -154,7 +148,6 @@ function liveStream(
     if (timer) clearTimeout(timer);
     stopWake();
     stopClose();
-    release();
     context.end();
   });
 }

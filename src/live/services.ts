@@ -38,7 +38,6 @@ export class LiveServices {
       wake: this.wake,
       pollMs: settings.activityPollMs,
       pollDeadlineMs: settings.requestDeadlineMs,
-      slots: this.slots,
       polling: shared?.polling ?? null,
     });
   }

@@ -1,0 +1,192 @@
+// One execution of live work for every subscriber that asked the same thing with the same key:
+// a SharedStream runs the operation once (its source: a subscription's event stream, or a live
+// query's answers), and hands each result, the same object, to each of its subscribers. The
+// result carries its JSON text, made once when the first SSE answer writes it (yoga's SSE writer
+// asks a result for its own `stringify`), so N subscribers cost one execution and one
+// serialization per event.
+//
+// What each subscriber owns is its place here (a Subscriber: a queue of results it has not read
+// yet) and its slot; leaving costs the others nothing. The stream stops its source when the last
+// subscriber leaves, and ends every subscriber when the source ends.
+import type { ExecutionResult } from 'graphql';
+
+type Source = ExecutionResult | AsyncIterable<ExecutionResult>;
+
+/** The most results a subscriber may leave unread; one that falls further behind is ended. */
+export const MAX_UNREAD = 1_000;
+
+export interface SharedStreamOptions {
+  /** Starts the operation, once, when the first subscriber reads. */
+  start: () => Promise<Source> | Source;
+  /** Live queries: a newcomer gets the last answer at once (a subscription's events are not replayed). */
+  replayLast: boolean;
+  /** Applied to each result before it is shared (the partial errors the run recorded). */
+  prepare?: (result: ExecutionResult) => ExecutionResult;
+  /** Called once, when the stream is over (its source ended, or its last subscriber left). */
+  onEnd?: () => void;
+}
+
+/** A stream of shared results, read by one subscriber: what yoga's pipeline iterates. */
+export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
+  private readonly unread: ExecutionResult[] = [];
+  private waiting: ((step: IteratorResult<ExecutionResult>) => void) | null = null;
+  private over = false;
+  private joining: Promise<void> | null = null;
+
+  /**
+   * `join` runs at the first read (a stream never read takes no slot and starts nothing); it
+   * throws when the subscriber may not join (no slot free), and that error is its only result.
+   * `leave` runs once, when a subscriber that joined is over: it left, or the stream ended.
+   */
+  constructor(
+    private readonly join: (subscriber: Subscriber) => Promise<void> | void,
+    private readonly leave: (subscriber: Subscriber) => void,
+  ) {}
+
+  async next(): Promise<IteratorResult<ExecutionResult>> {
+    this.joining ??= Promise.resolve()
+      .then(() => this.join(this))
+      .catch((error: unknown) => {
+        this.unread.push({ errors: [error as never] });
+        this.over = true;
+      });
+    await this.joining;
+    const result = this.unread.shift();
+    if (result) return { done: false, value: result };
+    if (this.over) return { done: true, value: undefined };
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  /** The client left (or completed the operation). */
+  async return(): Promise<IteratorResult<ExecutionResult>> {
+    this.unread.length = 0;
+    this.close();
+    this.wake({ done: true, value: undefined });
+    return { done: true, value: undefined };
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  /** Left (or ended): a join still under way must not take a slot or a place. */
+  get left(): boolean {
+    return this.over;
+  }
+
+  deliver(result: ExecutionResult): void {
+    if (this.over) return;
+    if (this.waiting) {
+      this.wake({ done: false, value: result });
+      return;
+    }
+    this.unread.push(result);
+    // A reader this far behind (a client that stopped reading) would hold results without bound.
+    if (this.unread.length > MAX_UNREAD) void this.return();
+  }
+
+  /** The stream ended: what is unread is still read, then done. */
+  finish(): void {
+    this.close();
+    if (this.unread.length === 0) this.wake({ done: true, value: undefined });
+  }
+
+  private close(): void {
+    if (this.over) return;
+    this.over = true;
+    if (this.joining) this.leave(this);
+  }
+
+  private wake(step: IteratorResult<ExecutionResult>): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.(step);
+  }
+}
+
+export class SharedStream {
+  private readonly subscribers = new Set<Subscriber>();
+  private source: AsyncIterator<ExecutionResult> | null = null;
+  private started = false;
+  private last: ExecutionResult | null = null;
+  /** No subscriber may join once it is set: a newcomer starts a stream of its own. */
+  ended = false;
+
+  constructor(private readonly options: SharedStreamOptions) {}
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  add(subscriber: Subscriber): void {
+    this.subscribers.add(subscriber);
+    if (this.options.replayLast && this.last) subscriber.deliver(this.last);
+    if (!this.started) {
+      this.started = true;
+      void this.run();
+    }
+  }
+
+  remove(subscriber: Subscriber): void {
+    if (!this.subscribers.delete(subscriber) || this.subscribers.size > 0) return;
+    this.end();
+    // Stops the poller or the re-runs behind it (a source still starting is stopped in run()).
+    void this.source?.return?.();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      const source = await this.options.start();
+      if (!(Symbol.asyncIterator in source)) {
+        this.share(source);
+        return this.end();
+      }
+      this.source = source[Symbol.asyncIterator]();
+      if (this.ended) {
+        void this.source.return?.();
+        return;
+      }
+      for (;;) {
+        const step = await this.source.next();
+        if (step.done || this.ended) break;
+        this.share(step.value);
+      }
+    } catch (error) {
+      // The source failed outside GraphQL's own error handling: each subscriber hears it once.
+      this.share({ errors: [error as never] });
+    }
+    this.end();
+  }
+
+  private share(result: ExecutionResult): void {
+    const prepared = withSharedText(this.options.prepare ? this.options.prepare(result) : result);
+    if (this.options.replayLast) this.last = prepared;
+    for (const subscriber of this.subscribers) subscriber.deliver(prepared);
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.last = null;
+    this.options.onEnd?.();
+    for (const subscriber of this.subscribers) subscriber.finish();
+  }
+}
+
+/**
+ * The result with a `stringify` that serializes it once for all its readers: yoga's SSE and
+ * JSON writers call `result.stringify` when a result has one (graphql-jit's results do). Not
+ * enumerable, so a plugin's `{ ...result }` copy (one that changes it) is serialized afresh.
+ */
+function withSharedText(result: ExecutionResult): ExecutionResult {
+  const own = (result as { stringify?: (value: unknown) => string }).stringify ?? JSON.stringify;
+  let text: string | null = null;
+  Object.defineProperty(result, 'stringify', {
+    value: (value: unknown) => (text ??= own(value)),
+    enumerable: false,
+    configurable: true,
+  });
+  return result;
+}
