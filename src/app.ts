@@ -26,6 +26,7 @@ import { useLiveQueries } from './live/live-queries.ts';
 import { useRelayedResults } from './live/relayed-results.ts';
 import type { LiveServices } from './live/services.ts';
 import { SharedLiveWork, useSharedLiveWork } from './live/shared-live-work.ts';
+import { useSseWriter } from './live/sse-writer.ts';
 import { keptAcrossRequests } from './loaders/index.ts';
 import type { UpstreamFeatures } from './loaders/upstream-features.ts';
 import { useOperatorEndpoints } from './observability/endpoints.ts';
@@ -154,6 +155,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       // Before the records, so that log, metrics and traces have the codes callers see.
       useStableErrorCodes(schema),
       useOperationRecords(listeners),
+      // A stream of results over SSE: written at a smaller cost per open stream than yoga's.
+      useSseWriter(),
       // Last: the WebSocket transport takes its results here, after everything above has seen them.
       useRelayedResults(),
     ],

@@ -1,0 +1,131 @@
+// The Server-Sent Events writer of a stream of results (a subscription, a live query, @defer
+// over SSE), in place of yoga's: the same protocol (graphql-sse's distinct connections mode: a
+// ping first, `event: next` per result, `event: complete` at the end, a ping every 12 s), at a
+// smaller cost per open stream, which is what a process holding thousands of subscribers pays:
+// - each result's bytes are made once, however many streams write it (a shared stream hands the
+//   same result to all its subscribers: shared-streams.ts);
+// - one timer pings every stream, not a timer per stream;
+// - the body is a plain Node stream, read by the HTTP response as it drains.
+import { Readable } from 'node:stream';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+const PING = Buffer.from(':\n\n');
+const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
+const PING_MS = 12_000;
+
+const HEADERS = {
+  'Content-Type': 'text/event-stream',
+  Connection: 'keep-alive',
+  'Cache-Control': 'no-cache',
+  'Content-Encoding': 'none',
+};
+
+/** `extensions.http` and `unexpected` say how to answer, not what: yoga leaves them out too. */
+function withoutInternals(error: GraphQLError): unknown {
+  const json = typeof error.toJSON === 'function' ? error.toJSON() : error;
+  if (!json.extensions) return json;
+  const { http: _http, unexpected: _unexpected, ...extensions } = json.extensions as Record<string, unknown>;
+  return { ...json, extensions: Object.keys(extensions).length ? extensions : undefined };
+}
+
+const eventBytes = new WeakMap<object, Buffer>();
+
+/** `event: next` with the result, made once per result object. */
+function nextEvent(result: ExecutionResult): Buffer {
+  let bytes = eventBytes.get(result);
+  if (!bytes) {
+    const stringify = (result as { stringify?: (value: unknown) => string }).stringify ?? JSON.stringify;
+    const { http: _http, ...extensions } = result.extensions ?? {};
+    const sanitized =
+      result.errors?.length || result.extensions?.http
+        ? {
+            ...result,
+            errors: result.errors?.map(withoutInternals),
+            extensions: Object.keys(extensions).length ? extensions : undefined,
+          }
+        : result;
+    bytes = Buffer.from(`event: next\ndata: ${stringify(sanitized)}\n\n`);
+    eventBytes.set(result, bytes);
+  }
+  return bytes;
+}
+
+const open = new Set<SseBody>();
+let pinging: NodeJS.Timeout | null = null;
+
+function pingAll() {
+  // A stream whose reader is behind (its buffer full) needs no ping: it has data to read.
+  for (const body of open) if (body.readableLength === 0) body.push(PING);
+}
+
+class SseBody extends Readable {
+  private reading = false;
+
+  constructor(private readonly results: AsyncIterator<ExecutionResult>) {
+    super();
+    this.push(PING);
+    open.add(this);
+    if (!pinging) {
+      pinging = setInterval(pingAll, PING_MS);
+      pinging.unref();
+    }
+  }
+
+  override _read(): void {
+    if (this.reading) return;
+    this.reading = true;
+    this.results.next().then(
+      (step) => {
+        this.reading = false;
+        if (this.destroyed) return;
+        if (step.done) {
+          this.push(COMPLETE);
+          this.push(null);
+          this.stop();
+        } else if (this.push(nextEvent(step.value))) {
+          this._read();
+        }
+      },
+      (error: unknown) => this.destroy(error as Error),
+    );
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.stop();
+    // The client went away: the subscription ends (its slot, its place in a shared stream).
+    Promise.resolve(this.results.return?.()).then(
+      () => callback(error),
+      () => callback(error),
+    );
+  }
+
+  private stop() {
+    open.delete(this);
+    if (open.size === 0 && pinging) {
+      clearInterval(pinging);
+      pinging = null;
+    }
+  }
+}
+
+/**
+ * After yoga's result processors: where yoga chose its SSE writer for a stream of results, this
+ * one writes it. (A single result asked for as SSE is left to yoga's.)
+ */
+export function useSseWriter(): Plugin {
+  return {
+    onResultProcess({ result, resultProcessor, setResultProcessor }) {
+      if (resultProcessor?.name !== 'processSSEResult' || !result || !(Symbol.asyncIterator in result))
+        return;
+      setResultProcessor(
+        (results, fetchAPI) =>
+          new fetchAPI.Response(
+            new SseBody((results as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]()) as never,
+            { status: 200, headers: HEADERS },
+          ),
+        'text/event-stream',
+      );
+    },
+  };
+}
