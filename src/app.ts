@@ -5,13 +5,7 @@ import type { DocumentNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import {
-  type ContextDeps,
-  createContext,
-  createSharedContext,
-  type GatewayContext,
-  type NodeServerContext,
-} from './context.ts';
+import { type ContextDeps, createContext, type GatewayContext, type NodeServerContext } from './context.ts';
 import { createMaskError, useStableErrorCodes } from './errors/masking.ts';
 import { usePartialErrors } from './errors/partial-errors.ts';
 import { EXAMPLE_QUERY } from './example-query.ts';
@@ -23,7 +17,7 @@ import { useLimits } from './limits/index.ts';
 import { useKeyRefusal } from './limits/keyless.ts';
 import { useStreamAccept } from './limits/stream-accept.ts';
 import { useLiveQueries } from './live/live-queries.ts';
-import { useRelayedResults } from './live/relayed-results.ts';
+import { type RelayContext, useRelayedResults } from './live/relayed-results.ts';
 import type { LiveServices } from './live/services.ts';
 import { SharedLiveWork, useSharedLiveWork } from './live/shared-live-work.ts';
 import { useSseWriter } from './live/sse-writer.ts';
@@ -97,8 +91,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     live,
     kept,
   };
-  const sharedLiveWork = new SharedLiveWork(live, (request) => createSharedContext(contextDeps, request));
-  return createYoga<NodeServerContext, GatewayContext>({
+  const sharedLiveWork = new SharedLiveWork(live);
+  const yoga = createYoga<NodeServerContext & RelayContext, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -161,6 +155,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       useRelayedResults(),
     ],
   });
+  sharedLiveWork.runThrough(yoga);
+  return yoga;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;

@@ -130,15 +130,6 @@ export function createContext(
   return contextOf(deps, request, lifetime);
 }
 
-/**
- * The context of live work shared by several requests (live/shared-streams.ts): the key, request
- * id and observers of the request that started it, and a lifetime of its own, ended by its end()
- * when the last subscriber leaves, never by the first one's client going away.
- */
-export function createSharedContext(deps: ContextDeps, request: Request): GatewayContext {
-  return contextOf(deps, request, new RequestLifetime(deps.requestDeadlineMs));
-}
-
 function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetime): GatewayContext {
   const authorization = authorizationOf(request.headers.get('authorization'));
   const requestId = requestIdOf(request);

@@ -26,6 +26,7 @@ import {
   type RelayContext,
   type RelayedResult,
   type RelaySlot,
+  requestFor,
   withoutHttp,
 } from './live/relayed-results.ts';
 
@@ -99,37 +100,6 @@ const RELAYED = parse('{ __typename }');
 
 interface Relayed {
   results: AsyncGenerator<ExecutionResult>;
-}
-
-/**
- * The HTTP request an operation stands for, or the error that refuses it (a key that is not a
- * valid header value: it is never echoed, nor logged).
- */
-function requestFor(
-  gateway: Gateway,
-  authorization: string | null,
-  requestId: string | undefined,
-  payload: unknown,
-  signal: AbortSignal,
-): Request | GraphQLError {
-  const headers = new Headers({
-    'content-type': 'application/json',
-    // Taken by the relay before it is written (relayed-results.ts); asked as HTTP clients ask,
-    // so that every answer, a stream included, is one the gateway would give over HTTP.
-    accept: 'application/graphql-response+json, application/json, text/event-stream',
-  });
-  try {
-    if (authorization) headers.set('authorization', authorization);
-  } catch {
-    return codedError('UNAUTHENTICATED', 'The Authorization given is not a valid header value.');
-  }
-  if (requestId) headers.set('x-request-id', requestId);
-  return new Request(`http://gateway.invalid${gateway.graphqlEndpoint}`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(payload),
-    signal,
-  });
 }
 
 async function* once(result: ExecutionResult): AsyncGenerator<ExecutionResult> {
@@ -213,7 +183,7 @@ async function startSockets(gateway: Gateway, options: WebSocketOptions): Promis
         open.set(id, abort);
         const requestId = ctx.extra.request.headers['x-request-id'];
         const request = requestFor(
-          gateway,
+          gateway.graphqlEndpoint,
           authorizationOf(ctx.connectionParams, ctx.extra.request),
           typeof requestId === 'string' ? requestId : undefined,
           payload,

@@ -10,11 +10,7 @@ interface WithPartialErrors {
   partialErrors?: GraphQLError[];
 }
 
-/** The result with the errors recorded since the last one; null when none were. */
-export function withPending(
-  result: ExecutionResult,
-  pending: GraphQLError[] | undefined,
-): ExecutionResult | null {
+function withPending(result: ExecutionResult, pending: GraphQLError[] | undefined): ExecutionResult | null {
   if (!pending?.length) return null;
   const added = pending.splice(0);
   return { ...result, errors: [...(result.errors ?? []), ...added] };

@@ -3,9 +3,10 @@
 // and this plugin, last of all, hands the result (one result, or the stream of a subscription,
 // @live or @defer) to that slot as it is, after every other plugin has seen it (codes, the
 // operation log, metrics), instead of serialising it to be parsed back. The HTTP answer itself
-// is then empty.
-import type { ExecutionResult } from 'graphql';
+// is then empty. A shared live stream (shared-live-work.ts) runs its operation the same way.
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { codedError } from '../errors/codes.ts';
 import { withExtensions } from '../errors/masking.ts';
 
 export type RelayedResult = ExecutionResult | AsyncIterable<ExecutionResult>;
@@ -17,6 +18,39 @@ export interface RelaySlot {
 /** What the server context of a relayed request carries. */
 export interface RelayContext {
   relay?: RelaySlot;
+  /** The run of a shared live stream, not one of its subscribers (shared-live-work.ts). */
+  sharedRun?: boolean;
+}
+
+/**
+ * The HTTP request an operation stands for, or the error that refuses it (a key that is not a
+ * valid header value: it is never echoed, nor logged).
+ */
+export function requestFor(
+  endpoint: string,
+  authorization: string | null,
+  requestId: string | undefined,
+  payload: unknown,
+  signal: AbortSignal,
+): Request | GraphQLError {
+  const headers = new Headers({
+    'content-type': 'application/json',
+    // Taken by the relay before it is written; asked as HTTP clients ask, so that every answer,
+    // a stream included, is one the gateway would give over HTTP.
+    accept: 'application/graphql-response+json, application/json, text/event-stream',
+  });
+  try {
+    if (authorization) headers.set('authorization', authorization);
+  } catch {
+    return codedError('UNAUTHENTICATED', 'The Authorization given is not a valid header value.');
+  }
+  if (requestId) headers.set('x-request-id', requestId);
+  return new Request(`http://gateway.invalid${endpoint}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(payload),
+    signal,
+  });
 }
 
 /**

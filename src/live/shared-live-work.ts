@@ -1,8 +1,14 @@
 // Identical live work done once: subscriptions and `@live` queries with the same document,
 // operation, variables and key (its hash, caller-key.ts) share one SharedStream
-// (shared-streams.ts), run in a context of its own (context.ts, createSharedContext) so that it
-// outlives the request that started it. Different keys or variables never share one: what one
-// caller's key fetched is never handed to another.
+// (shared-streams.ts). Different keys or variables never share one: what one caller's key
+// fetched is never handed to another.
+//
+// The stream's run is the first subscriber's request sent again through the gateway's own
+// pipeline, as the WebSocket transport sends an operation (relayed-results.ts): it meets every
+// limit and plugin, is logged as an operation of its own, and outlives that first subscriber. Its
+// results come out of the pipeline finished (masked, coded, with partial errors), so an SSE
+// subscriber's stream is written straight from its Subscriber (sse-writer.ts): what it holds
+// beyond its connection is its place in the stream, not a request pipeline per subscriber.
 //
 // A subscription resumed from a point (`after` given) is its subscriber's own: what it missed is
 // read for it alone. Every subscriber takes a slot of its own (subscription-slots.ts): what
@@ -10,7 +16,6 @@
 import {
   type DocumentNode,
   type ExecutionArgs,
-  type ExecutionResult,
   getOperationAST,
   Kind,
   type OperationDefinitionNode,
@@ -19,15 +24,27 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { hashKey } from '../caller-key.ts';
 import type { GatewayContext } from '../context.ts';
-import { withPending } from '../errors/partial-errors.ts';
+import { codedError } from '../errors/codes.ts';
+import { requestIdOf } from '../observability/request-id.ts';
 import { isLiveQuery } from './live-queries.ts';
+import { type RelayContext, type RelaySlot, requestFor } from './relayed-results.ts';
 import type { LiveServices } from './services.ts';
 import { SharedStream, Subscriber } from './shared-streams.ts';
 
-type Run = (args: ExecutionArgs) => unknown;
+/** What a shared stream's run is sent through: the gateway's own fetch handler. */
+export interface Pipeline {
+  graphqlEndpoint: string;
+  fetch(request: Request, context: RelayContext): Response | Promise<Response>;
+}
 
-/** The context a shared stream runs in, made from the request of its first subscriber. */
-export type SharedContextFor = (request: Request) => GatewayContext;
+/** What yoga's context holds besides the gateway's: the request and its GraphQL parameters. */
+type SubscriberContext = GatewayContext & RelayContext & { request?: Request; params?: unknown };
+
+/** Each SSE subscriber's own stream, by its request: what sse-writer.ts writes. */
+const subscribers = new WeakMap<Request, Subscriber>();
+
+/** The request's place in a shared stream, if it has one. */
+export const subscriberOf = (request: Request): Subscriber | undefined => subscribers.get(request);
 
 /** A document's text: the source it was parsed from, else printed (once per document). */
 const texts = new WeakMap<DocumentNode, string>();
@@ -66,11 +83,14 @@ function resumesFromAPoint(operation: OperationDefinitionNode, variables: Record
 
 export class SharedLiveWork {
   private readonly streams = new Map<string, SharedStream>();
+  private pipeline: Pipeline | null = null;
 
-  constructor(
-    private readonly live: LiveServices,
-    private readonly sharedContext: SharedContextFor,
-  ) {}
+  constructor(private readonly live: LiveServices) {}
+
+  /** The gateway whose pipeline runs the shared streams (made after this plugin). */
+  runThrough(pipeline: Pipeline): void {
+    this.pipeline = pipeline;
+  }
 
   /** Streams running now (tests, metrics). */
   get streamCount(): number {
@@ -78,59 +98,72 @@ export class SharedLiveWork {
   }
 
   /**
-   * The subscriber's stream of `run(args)`'s results, shared with those of the same key and
-   * operation; `run` is called once per stream, with the shared context.
+   * The subscriber's stream of the operation's results, shared with those of the same key and
+   * operation; null where the operation runs as it is (the shared run itself, no key).
    */
-  open(args: ExecutionArgs, run: Run, replayLast: boolean): Subscriber | null {
-    const context = args.contextValue as GatewayContext & { request?: Request };
+  open(args: ExecutionArgs, replayLast: boolean): Subscriber | null {
+    const context = args.contextValue as SubscriberContext;
     const operation = getOperationAST(args.document, args.operationName);
-    if (!context.authorization || !context.request || !operation) return null;
-    const { request } = context;
+    if (context.sharedRun || !context.authorization || !context.request || !operation) return null;
+    if (!this.pipeline) return null;
+    const { request, authorization, params } = context;
     const key = hashKey(context.authorization);
     const variables = (args.variableValues ?? {}) as Record<string, unknown>;
     const id = resumesFromAPoint(operation, variables)
       ? null
       : [key, args.operationName ?? '', textOf(args.document), canonicalJson(variables)].join('\n');
+    const run: SharedRun = { authorization, requestId: requestIdOf(request), params };
     let release: (() => void) | null = null;
     let stream: SharedStream | null = null;
-    return new Subscriber(
-      async (subscriber) => {
+    const subscriber = new Subscriber(
+      async (joining) => {
         const reservation = await this.live.slots.reserve(key);
-        if (subscriber.left) return;
+        if (joining.left) return;
         release = reservation.take();
-        stream = this.streamFor(id, args, run, request, replayLast);
-        stream.add(subscriber);
+        stream = this.streamFor(id, run, replayLast);
+        stream.add(joining);
       },
-      (subscriber) => {
+      (leaving) => {
         release?.();
-        stream?.remove(subscriber);
+        stream?.remove(leaving);
       },
     );
+    subscribers.set(request, subscriber);
+    return subscriber;
   }
 
-  private streamFor(
-    id: string | null,
-    args: ExecutionArgs,
-    run: Run,
-    request: Request,
-    replayLast: boolean,
-  ): SharedStream {
+  private streamFor(id: string | null, run: SharedRun, replayLast: boolean): SharedStream {
     const running = id === null ? undefined : this.streams.get(id);
     if (running && !running.ended) return running;
-    const context = this.sharedContext(request);
+    const stop = new AbortController();
+    const pipeline = this.pipeline!;
     const stream: SharedStream = new SharedStream({
-      start: () => run({ ...args, contextValue: context }) as never,
+      start: () => runShared(pipeline, run, stop.signal),
       replayLast,
-      // Recorded on the shared context by the run: usePartialErrors reads each subscriber's own.
-      prepare: (result: ExecutionResult) => withPending(result, context.partialErrors) ?? result,
       onEnd: () => {
         if (id !== null && this.streams.get(id) === stream) this.streams.delete(id);
-        context.end();
+        // The run's request ends as a request whose client left: what it has in flight stops.
+        stop.abort();
       },
     });
     if (id !== null) this.streams.set(id, stream);
     return stream;
   }
+}
+
+/** What a shared stream's run is made of: its first subscriber's key, request id and parameters. */
+interface SharedRun {
+  authorization: string;
+  requestId: string;
+  params: unknown;
+}
+
+async function runShared(pipeline: Pipeline, run: SharedRun, signal: AbortSignal) {
+  const request = requestFor(pipeline.graphqlEndpoint, run.authorization, run.requestId, run.params, signal);
+  if (!(request instanceof Request)) return { errors: [request] };
+  const relay: RelaySlot = {};
+  await pipeline.fetch(request, { relay, sharedRun: true });
+  return relay.result ?? { errors: [codedError('UPSTREAM_UNAVAILABLE', 'The operation was cancelled.')] };
 }
 
 /**
@@ -141,14 +174,14 @@ export function useSharedLiveWork(shared: SharedLiveWork): Plugin {
   return {
     onSubscribe({ subscribeFn, setSubscribeFn }) {
       setSubscribeFn((subscribeArgs) => {
-        const subscriber = shared.open(subscribeArgs, subscribeFn as Run, false);
+        const subscriber = shared.open(subscribeArgs, false);
         return (subscriber ?? subscribeFn(subscribeArgs)) as never;
       });
     },
     onExecute({ args, executeFn, setExecuteFn }) {
       if (!isLiveQuery(getOperationAST(args.document, args.operationName))) return;
       setExecuteFn((executeArgs) => {
-        const subscriber = shared.open(executeArgs, executeFn as Run, true);
+        const subscriber = shared.open(executeArgs, true);
         return (subscriber ?? executeFn(executeArgs)) as never;
       });
     },

@@ -20,8 +20,6 @@ export interface SharedStreamOptions {
   start: () => Promise<Source> | Source;
   /** Live queries: a newcomer gets the last answer at once (a subscription's events are not replayed). */
   replayLast: boolean;
-  /** Applied to each result before it is shared (the partial errors the run recorded). */
-  prepare?: (result: ExecutionResult) => ExecutionResult;
   /** Called once, when the stream is over (its source ended, or its last subscriber left). */
   onEnd?: () => void;
 }
@@ -161,7 +159,7 @@ export class SharedStream {
   }
 
   private share(result: ExecutionResult): void {
-    const prepared = withSharedText(this.options.prepare ? this.options.prepare(result) : result);
+    const prepared = withSharedText(result);
     if (this.options.replayLast) this.last = prepared;
     for (const subscriber of this.subscribers) subscriber.deliver(prepared);
   }

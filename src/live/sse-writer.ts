@@ -9,6 +9,7 @@
 import { Readable } from 'node:stream';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { subscriberOf } from './shared-live-work.ts';
 
 const PING = Buffer.from(':\n\n');
 const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
@@ -115,17 +116,17 @@ class SseBody extends Readable {
  */
 export function useSseWriter(): Plugin {
   return {
-    onResultProcess({ result, resultProcessor, setResultProcessor }) {
+    onResultProcess({ request, result, resultProcessor, setResultProcessor }) {
       if (resultProcessor?.name !== 'processSSEResult' || !result || !(Symbol.asyncIterator in result))
         return;
-      setResultProcessor(
-        (results, fetchAPI) =>
-          new fetchAPI.Response(
-            new SseBody((results as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]()) as never,
-            { status: 200, headers: HEADERS },
-          ),
-        'text/event-stream',
-      );
+      setResultProcessor((results, fetchAPI) => {
+        // A subscriber of a shared stream reads it straight from its place there: the stream's
+        // results are finished by the shared run's own pipeline, and this request's pipeline
+        // (its context, its wrappers) is not kept for as long as it stays subscribed.
+        const own = subscriberOf(request);
+        const iterator = own ?? (results as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]();
+        return new fetchAPI.Response(new SseBody(iterator) as never, { status: 200, headers: HEADERS });
+      }, 'text/event-stream');
     },
   };
 }
