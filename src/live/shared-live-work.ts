@@ -18,8 +18,9 @@ import {
   type ExecutionArgs,
   getOperationAST,
   Kind,
-  type OperationDefinitionNode,
   print,
+  type ValueNode,
+  visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { hashKey } from '../caller-key.ts';
@@ -67,25 +68,44 @@ function canonicalJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
-/** Whether the operation's root field is resumed from a point (`after` given, not null). */
-function resumesFromAPoint(operation: OperationDefinitionNode, variables: Record<string, unknown>): boolean {
-  return operation.selectionSet.selections.some(
-    (selection) =>
-      selection.kind === Kind.FIELD &&
-      selection.arguments?.some((argument) => {
-        if (argument.name.value !== 'after') return false;
-        const { value } = argument;
-        if (value.kind === Kind.VARIABLE) return variables[value.name.value] != null;
-        return value.kind !== Kind.NULL;
-      }),
-  );
+/**
+ * Whether a subscription resumes from a point: an `after` argument anywhere in the document
+ * (fragments included) that is not null, as given or by its variable's default. Erring towards
+ * yes only costs sharing; a resumed subscription joining a stream would miss its catch-up.
+ */
+export function resumesFromAPoint(document: DocumentNode, variables: Record<string, unknown>): boolean {
+  const defaults = new Map<string, ValueNode>();
+  let resumes = false;
+  visit(document, {
+    VariableDefinition(definition) {
+      if (definition.defaultValue) defaults.set(definition.variable.name.value, definition.defaultValue);
+    },
+  });
+  visit(document, {
+    Argument(argument) {
+      if (argument.name.value !== 'after' || resumes) return;
+      const { value } = argument;
+      if (value.kind !== Kind.VARIABLE) resumes = value.kind !== Kind.NULL;
+      else if (variables[value.name.value] !== undefined) resumes = variables[value.name.value] !== null;
+      else resumes = (defaults.get(value.name.value)?.kind ?? Kind.NULL) !== Kind.NULL;
+    },
+  });
+  return resumes;
 }
 
 export class SharedLiveWork {
-  private readonly streams = new Map<string, SharedStream>();
+  private readonly streams = new Set<SharedStream>();
+  private readonly byId = new Map<string, SharedStream>();
   private pipeline: Pipeline | null = null;
+  private closed = false;
 
-  constructor(private readonly live: LiveServices) {}
+  constructor(private readonly live: LiveServices) {
+    // Shutdown: every shared stream ends (its subscribers complete), and no new one starts.
+    live.onClose(() => {
+      this.closed = true;
+      for (const stream of [...this.streams]) stream.close();
+    });
+  }
 
   /** The gateway whose pipeline runs the shared streams (made after this plugin). */
   runThrough(pipeline: Pipeline): void {
@@ -109,16 +129,19 @@ export class SharedLiveWork {
     const { request, authorization, params } = context;
     const key = hashKey(context.authorization);
     const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-    const id = resumesFromAPoint(operation, variables)
-      ? null
-      : [key, args.operationName ?? '', textOf(args.document), canonicalJson(variables)].join('\n');
+    const id =
+      !replayLast && resumesFromAPoint(args.document, variables)
+        ? null
+        : [key, args.operationName ?? '', textOf(args.document), canonicalJson(variables)].join('\n');
     const run: SharedRun = { authorization, requestId: requestIdOf(request), params };
     let release: (() => void) | null = null;
     let stream: SharedStream | null = null;
     const subscriber = new Subscriber(
       async (joining) => {
         const reservation = await this.live.slots.reserve(key);
-        if (joining.left) return;
+        // Left while its slot was being counted (in Redis): the slot is given back at once.
+        if (joining.left) return reservation.take()();
+        if (this.closed) throw codedError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down.');
         release = reservation.take();
         stream = this.streamFor(id, run, replayLast);
         stream.add(joining);
@@ -133,7 +156,7 @@ export class SharedLiveWork {
   }
 
   private streamFor(id: string | null, run: SharedRun, replayLast: boolean): SharedStream {
-    const running = id === null ? undefined : this.streams.get(id);
+    const running = id === null ? undefined : this.byId.get(id);
     if (running && !running.ended) return running;
     const stop = new AbortController();
     const pipeline = this.pipeline!;
@@ -141,12 +164,14 @@ export class SharedLiveWork {
       start: () => runShared(pipeline, run, stop.signal),
       replayLast,
       onEnd: () => {
-        if (id !== null && this.streams.get(id) === stream) this.streams.delete(id);
+        this.streams.delete(stream);
+        if (id !== null && this.byId.get(id) === stream) this.byId.delete(id);
         // The run's request ends as a request whose client left: what it has in flight stops.
         stop.abort();
       },
     });
-    if (id !== null) this.streams.set(id, stream);
+    this.streams.add(stream);
+    if (id !== null) this.byId.set(id, stream);
     return stream;
   }
 }

@@ -8,7 +8,8 @@
 // What each subscriber owns is its place here (a Subscriber: a queue of results it has not read
 // yet) and its slot; leaving costs the others nothing. The stream stops its source when the last
 // subscriber leaves, and ends every subscriber when the source ends.
-import type { ExecutionResult } from 'graphql';
+import { type ExecutionResult, GraphQLError } from 'graphql';
+import { codedError } from '../errors/codes.ts';
 
 type Source = ExecutionResult | AsyncIterable<ExecutionResult>;
 
@@ -45,7 +46,10 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
     this.joining ??= Promise.resolve()
       .then(() => this.join(this))
       .catch((error: unknown) => {
-        this.unread.push({ errors: [error as never] });
+        // A refusal (no slot free) is coded; anything else is not shown as it was thrown.
+        const refusal =
+          error instanceof GraphQLError ? error : codedError('INTERNAL_SERVER_ERROR', 'Could not subscribe.');
+        this.unread.push({ errors: [refusal] });
         this.over = true;
       });
     await this.joining;
@@ -127,6 +131,12 @@ export class SharedStream {
     }
   }
 
+  /** Shutdown: the stream ends, its subscribers complete, and its run is stopped. */
+  close(): void {
+    this.end();
+    void this.source?.return?.();
+  }
+
   remove(subscriber: Subscriber): void {
     if (!this.subscribers.delete(subscriber) || this.subscribers.size > 0) return;
     this.end();
@@ -151,9 +161,10 @@ export class SharedStream {
         if (step.done || this.ended) break;
         this.share(step.value);
       }
-    } catch (error) {
-      // The source failed outside GraphQL's own error handling: each subscriber hears it once.
-      this.share({ errors: [error as never] });
+    } catch {
+      // The run failed outside GraphQL's own error handling (its pipeline masks and codes what
+      // fails within): each subscriber hears it once, coded, with nothing of what was thrown.
+      this.share({ errors: [codedError('INTERNAL_SERVER_ERROR', 'The live stream failed.')] });
     }
     this.end();
   }

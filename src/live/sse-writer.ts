@@ -62,9 +62,19 @@ function pingAll() {
 
 class SseBody extends Readable {
   private reading = false;
+  private started = false;
 
   constructor(private readonly results: AsyncIterator<ExecutionResult>) {
     super();
+  }
+
+  /**
+   * At the first read, when the response is being written: a body never written (its client
+   * left first) is never pinged, holds no place in `open`, and is collected with its request.
+   */
+  private start(): void {
+    this.started = true;
+    // First a ping: some browsers hold a fetch until the first bytes of the body arrive.
     this.push(PING);
     open.add(this);
     if (!pinging) {
@@ -74,22 +84,32 @@ class SseBody extends Readable {
   }
 
   override _read(): void {
+    if (!this.started) this.start();
     if (this.reading) return;
     this.reading = true;
     this.results.next().then(
       (step) => {
         this.reading = false;
         if (this.destroyed) return;
-        if (step.done) {
-          this.push(COMPLETE);
-          this.push(null);
-          this.stop();
-        } else if (this.push(nextEvent(step.value))) {
-          this._read();
+        try {
+          this.deliver(step);
+        } catch (error) {
+          this.destroy(error as Error);
         }
       },
       (error: unknown) => this.destroy(error as Error),
     );
+  }
+
+  private deliver(step: IteratorResult<ExecutionResult>): void {
+    if (step.done) {
+      this.push(COMPLETE);
+      this.push(null);
+      this.stop();
+      return;
+    }
+    // As yoga's writer: a result of nothing is not an event.
+    if (step.value == null || this.push(nextEvent(step.value))) this._read();
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

@@ -4,7 +4,9 @@
 // keys or variables never share it; a subscriber that leaves mid-delivery costs the others
 // nothing; a @live query is run once for all who asked it, and a newcomer gets its last answer.
 import { type ClientRequest, request } from 'node:http';
+import { parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resumesFromAPoint } from '../../src/live/shared-live-work.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { subscribe } from './clients.ts';
 
@@ -189,5 +191,38 @@ describe('identical live work is done once', () => {
     expect(project()).toHaveLength(1);
     for (const s of [...first, late]) s.close();
     await until(() => h.live.slots.open === 0, 'every slot given back');
+  });
+});
+
+describe('a subscription resumed from a point is never shared', () => {
+  const resumes = (query: string, variables: Record<string, unknown> = {}) =>
+    resumesFromAPoint(parse(query), variables);
+
+  it('sees `after` given in a fragment, by a variable, or by a variable’s default', () => {
+    expect(resumes('subscription { activityAdded(projectId: "1", after: "e1") { id } }')).toBe(true);
+    expect(
+      resumes(
+        'subscription { ...F } fragment F on Subscription { activityAdded(projectId: "1", after: "e1") { id } }',
+      ),
+    ).toBe(true);
+    expect(
+      resumes('subscription($a: String) { activityAdded(projectId: "1", after: $a) { id } }', { a: 'e1' }),
+    ).toBe(true);
+    expect(
+      resumes('subscription($a: String = "e1") { activityAdded(projectId: "1", after: $a) { id } }'),
+    ).toBe(true);
+  });
+
+  it('shares one whose `after` is absent or null', () => {
+    expect(resumes('subscription { activityAdded(projectId: "1") { id } }')).toBe(false);
+    expect(resumes('subscription { activityAdded(projectId: "1", after: null) { id } }')).toBe(false);
+    expect(resumes('subscription($a: String) { activityAdded(projectId: "1", after: $a) { id } }')).toBe(
+      false,
+    );
+    expect(
+      resumes('subscription($a: String = "e1") { activityAdded(projectId: "1", after: $a) { id } }', {
+        a: null,
+      }),
+    ).toBe(false);
   });
 });
