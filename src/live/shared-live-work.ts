@@ -129,10 +129,12 @@ export class SharedLiveWork {
     const { request, authorization, params } = context;
     const key = hashKey(context.authorization);
     const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+    const text = textOf(args.document);
+    // Most subscriptions name no `after`: their text says so without walking the document.
     const id =
-      !replayLast && resumesFromAPoint(args.document, variables)
+      !replayLast && text.includes('after') && resumesFromAPoint(args.document, variables)
         ? null
-        : [key, args.operationName ?? '', textOf(args.document), canonicalJson(variables)].join('\n');
+        : [key, args.operationName ?? '', text, canonicalJson(variables)].join('\n');
     const run: SharedRun = { authorization, requestId: requestIdOf(request), params };
     let release: (() => void) | null = null;
     let stream: SharedStream | null = null;
