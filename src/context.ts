@@ -80,6 +80,9 @@ class RequestLifetime {
     this.deadline = this.startDeadline();
   }
 
+  /** Stops watching the client (end() calls it: an ended lifetime holds no listener). */
+  private unwatch: (() => void) | null = null;
+
   /** The client going away (or answered) ends this lifetime. */
   endWithClient(request: Request, server: NodeServerContext): void {
     const clientGone = () => {
@@ -90,9 +93,12 @@ class RequestLifetime {
     const { res } = server;
     if (res) {
       // Answered (or gone): nothing the request started may go on after its answer.
-      res.once('close', () => (res.writableFinished ? this.end() : clientGone()));
+      const onClose = () => (res.writableFinished ? this.end() : clientGone());
+      res.once('close', onClose);
+      this.unwatch = () => res.off('close', onClose);
     } else {
       request.signal.addEventListener('abort', clientGone, { once: true });
+      this.unwatch = () => request.signal.removeEventListener('abort', clientGone);
     }
   }
 
@@ -116,6 +122,8 @@ class RequestLifetime {
    */
   end(): void {
     clearTimeout(this.deadline);
+    this.unwatch?.();
+    this.unwatch = null;
     this.signal.abort(new RequestAnswered('answered'));
   }
 }

@@ -14,6 +14,7 @@ import { loadTracing } from './observability/load-tracing.ts';
 import { createLogger } from './observability/operation-log.ts';
 import { Readiness } from './observability/readiness.ts';
 import { connectSharedState, shareLiveWork } from './shared-state/index.ts';
+import { gatewayListener } from './sse-door.ts';
 import { UpstreamClient } from './upstream/client.ts';
 import { KeyBudget } from './upstream/key-budget.ts';
 import { PATHS } from './upstream/paths.ts';
@@ -98,7 +99,7 @@ export async function startGateway(
     clusterWorker: options.clusterWorker ?? false,
     sharedApq: shared?.apq ?? null,
   });
-  const server = createHttpServer(gateway, config);
+  const server = createHttpServer(gatewayListener(gateway, config.limits.bodyBytes), config);
   const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -23,7 +23,7 @@ import {
   visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { hashKey } from '../caller-key.ts';
+import { hashKey, type KeyHash } from '../caller-key.ts';
 import type { GatewayContext } from '../context.ts';
 import { codedError } from '../errors/codes.ts';
 import { requestIdOf } from '../observability/request-id.ts';
@@ -136,25 +136,36 @@ export class SharedLiveWork {
         ? null
         : [key, args.operationName ?? '', text, canonicalJson(variables)].join('\n');
     const run: SharedRun = { authorization, requestId: requestIdOf(request), params };
-    let release: (() => void) | null = null;
-    let stream: SharedStream | null = null;
-    const subscriber = new Subscriber(
-      async (joining) => {
-        const reservation = await this.live.slots.reserve(key);
-        // Left while its slot was being counted (in Redis): the slot is given back at once.
-        if (joining.left) return reservation.take()();
-        if (this.closed) throw codedError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down.');
-        release = reservation.take();
-        stream = this.streamFor(id, run, replayLast);
-        stream.add(joining);
-      },
-      (leaving) => {
-        release?.();
-        stream?.remove(leaving);
-      },
-    );
+    const subscriber = new Subscriber((joining) => this.join(joining, key, id, run, replayLast));
     subscribers.set(request, subscriber);
+    // The request's own work is done: the shared stream's run does the rest, under its own
+    // lifetime. Ended now, it holds no deadline timer and no listener while it stays subscribed.
+    context.end();
     return subscriber;
+  }
+
+  /** Takes a slot and a place in the stream; what it returns gives both back. */
+  private async join(
+    subscriber: Subscriber,
+    key: KeyHash,
+    id: string | null,
+    run: SharedRun,
+    replayLast: boolean,
+  ): Promise<(() => void) | undefined> {
+    const reservation = await this.live.slots.reserve(key);
+    const release = reservation.take();
+    // Left while its slot was being counted (in Redis), or shutting down: the slot is given back at once.
+    if (subscriber.left || this.closed) {
+      release();
+      if (subscriber.left) return undefined;
+      throw codedError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down.');
+    }
+    const stream = this.streamFor(id, run, replayLast);
+    stream.add(subscriber);
+    return () => {
+      release();
+      stream.remove(subscriber);
+    };
   }
 
   private streamFor(id: string | null, run: SharedRun, replayLast: boolean): SharedStream {

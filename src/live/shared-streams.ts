@@ -25,48 +25,68 @@ export interface SharedStreamOptions {
   onEnd?: () => void;
 }
 
-/** A stream of shared results, read by one subscriber: what yoga's pipeline iterates. */
+/**
+ * How a subscriber joins a stream, at its first read: it resolves to what it runs when it is
+ * over (nothing if it left meanwhile), or throws when it may not join (no slot free).
+ */
+export type Join = (subscriber: Subscriber) => Promise<(() => void) | undefined> | (() => void) | undefined;
+
+const DONE: IteratorResult<ExecutionResult> = { done: true, value: undefined };
+
+/**
+ * A stream of shared results, read by one subscriber: what yoga's pipeline iterates. It is what
+ * an open subscriber holds besides its connection, so it holds little: its unread results, the
+ * reader waiting, and what it runs when it leaves (the join and what it closed over are let go
+ * once it has joined).
+ */
 export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
   private readonly unread: ExecutionResult[] = [];
   private waiting: ((step: IteratorResult<ExecutionResult>) => void) | null = null;
   private over = false;
-  private joining: Promise<void> | null = null;
+  private leave: (() => void) | null = null;
 
-  /**
-   * `join` runs at the first read (a stream never read takes no slot and starts nothing); it
-   * throws when the subscriber may not join (no slot free), and that error is its only result.
-   * `leave` runs once, when a subscriber that joined is over: it left, or the stream ended.
-   */
-  constructor(
-    private readonly join: (subscriber: Subscriber) => Promise<void> | void,
-    private readonly leave: (subscriber: Subscriber) => void,
-  ) {}
+  /** `join` runs at the first read: a stream never read takes no slot and starts nothing. */
+  constructor(private join: Join | null) {}
 
-  async next(): Promise<IteratorResult<ExecutionResult>> {
-    this.joining ??= Promise.resolve()
-      .then(() => this.join(this))
-      .catch((error: unknown) => {
-        // A refusal (no slot free) is coded; anything else is not shown as it was thrown.
-        const refusal =
-          error instanceof GraphQLError ? error : codedError('INTERNAL_SERVER_ERROR', 'Could not subscribe.');
-        this.unread.push({ errors: [refusal] });
-        this.over = true;
-      });
-    await this.joining;
+  next(): Promise<IteratorResult<ExecutionResult>> {
+    if (this.join) return this.joinFirst(this.join);
     const result = this.unread.shift();
-    if (result) return { done: false, value: result };
-    if (this.over) return { done: true, value: undefined };
+    if (result) return Promise.resolve({ done: false, value: result });
+    if (this.over) return Promise.resolve(DONE);
     return new Promise((resolve) => {
       this.waiting = resolve;
     });
   }
 
+  private joinFirst(join: Join): Promise<IteratorResult<ExecutionResult>> {
+    this.join = null;
+    return Promise.resolve()
+      .then(() => join(this))
+      .then(
+        (leave) => {
+          // Over while joining (it left, or the stream ended): it leaves at once.
+          if (this.over) leave?.();
+          else this.leave = leave ?? null;
+        },
+        (error: unknown) => {
+          // A refusal (no slot free) is coded; anything else is not shown as it was thrown.
+          const refusal =
+            error instanceof GraphQLError
+              ? error
+              : codedError('INTERNAL_SERVER_ERROR', 'Could not subscribe.');
+          this.unread.push({ errors: [refusal] });
+          this.over = true;
+        },
+      )
+      .then(() => this.next());
+  }
+
   /** The client left (or completed the operation). */
-  async return(): Promise<IteratorResult<ExecutionResult>> {
+  return(): Promise<IteratorResult<ExecutionResult>> {
     this.unread.length = 0;
     this.close();
-    this.wake({ done: true, value: undefined });
-    return { done: true, value: undefined };
+    this.wake(DONE);
+    return Promise.resolve(DONE);
   }
 
   [Symbol.asyncIterator]() {
@@ -92,13 +112,15 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
   /** The stream ended: what is unread is still read, then done. */
   finish(): void {
     this.close();
-    if (this.unread.length === 0) this.wake({ done: true, value: undefined });
+    if (this.unread.length === 0) this.wake(DONE);
   }
 
   private close(): void {
     if (this.over) return;
     this.over = true;
-    if (this.joining) this.leave(this);
+    const leave = this.leave;
+    this.leave = null;
+    leave?.();
   }
 
   private wake(step: IteratorResult<ExecutionResult>): void {

@@ -6,6 +6,7 @@
 //   same result to all its subscribers: shared-streams.ts);
 // - one timer pings every stream, not a timer per stream;
 // - the body is a plain Node stream, read by the HTTP response as it drains.
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -32,6 +33,9 @@ function withoutInternals(error: GraphQLError): unknown {
 
 const eventBytes = new WeakMap<object, Buffer>();
 
+/** The results behind each event stream answered here, for sse-door.ts to write. */
+const eventStreams = new WeakMap<Response, AsyncIterator<ExecutionResult>>();
+
 /** `event: next` with the result, made once per result object. */
 function nextEvent(result: ExecutionResult): Buffer {
   let bytes = eventBytes.get(result);
@@ -52,15 +56,37 @@ function nextEvent(result: ExecutionResult): Buffer {
   return bytes;
 }
 
-const open = new Set<SseBody>();
+/** An open stream's writer, as the ping sees it. */
+interface Pingable {
+  /** Writes a ping unless the reader has bytes waiting (a reader behind needs none). */
+  ping(): void;
+}
+
+const open = new Set<Pingable>();
 let pinging: NodeJS.Timeout | null = null;
 
 function pingAll() {
-  // A stream whose reader is behind (its buffer full) needs no ping: it has data to read.
-  for (const body of open) if (body.readableLength === 0) body.push(PING);
+  for (const stream of open) stream.ping();
 }
 
-class SseBody extends Readable {
+function startPinging(stream: Pingable) {
+  open.add(stream);
+  if (!pinging) {
+    pinging = setInterval(pingAll, PING_MS);
+    pinging.unref();
+  }
+}
+
+function stopPinging(stream: Pingable) {
+  open.delete(stream);
+  if (open.size === 0 && pinging) {
+    clearInterval(pinging);
+    pinging = null;
+  }
+}
+
+/** The body of the Response yoga sends, for a caller of its fetch handler (tests, other servers). */
+class SseBody extends Readable implements Pingable {
   private reading = false;
   private started = false;
 
@@ -68,19 +94,19 @@ class SseBody extends Readable {
     super();
   }
 
+  ping(): void {
+    if (this.readableLength === 0) this.push(PING);
+  }
+
   /**
    * At the first read, when the response is being written: a body never written (its client
-   * left first) is never pinged, holds no place in `open`, and is collected with its request.
+   * left first, or sse-door.ts wrote the stream instead) is never pinged and holds no place.
    */
   private start(): void {
     this.started = true;
     // First a ping: some browsers hold a fetch until the first bytes of the body arrive.
     this.push(PING);
-    open.add(this);
-    if (!pinging) {
-      pinging = setInterval(pingAll, PING_MS);
-      pinging.unref();
-    }
+    startPinging(this);
   }
 
   override _read(): void {
@@ -105,7 +131,7 @@ class SseBody extends Readable {
     if (step.done) {
       this.push(COMPLETE);
       this.push(null);
-      this.stop();
+      stopPinging(this);
       return;
     }
     // As yoga's writer: a result of nothing is not an event.
@@ -113,21 +139,82 @@ class SseBody extends Readable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.stop();
+    stopPinging(this);
     // The client went away: the subscription ends (its slot, its place in a shared stream).
     Promise.resolve(this.results.return?.()).then(
       () => callback(error),
       () => callback(error),
     );
   }
+}
 
-  private stop() {
-    open.delete(this);
-    if (open.size === 0 && pinging) {
-      clearInterval(pinging);
-      pinging = null;
-    }
+/**
+ * The same stream written straight to node's response (sse-door.ts): no Readable, no pipe, one
+ * listener on the response, a `drain` listener only while the client is behind. What an open
+ * subscriber holds besides its connection is this object and its place in the stream.
+ */
+class ResponseEvents implements Pingable {
+  constructor(
+    private readonly results: AsyncIterator<ExecutionResult>,
+    private readonly res: ServerResponse,
+  ) {}
+
+  start(): void {
+    this.res.once('close', () => this.stop());
+    // TCP keep-alive probes, as @whatwg-node/server sets for a streamed answer: a subscriber
+    // whose host vanished without closing is found out, and its slot given back.
+    this.res.socket?.setKeepAlive(true);
+    this.res.write(PING);
+    startPinging(this);
+    this.pull();
   }
+
+  ping(): void {
+    if (this.res.writableLength === 0) this.res.write(PING);
+  }
+
+  private pull(): void {
+    this.results.next().then(
+      (step) => {
+        if (this.res.destroyed) return;
+        try {
+          this.deliver(step);
+        } catch {
+          this.res.destroy();
+        }
+      },
+      () => this.res.destroy(),
+    );
+  }
+
+  private deliver(step: IteratorResult<ExecutionResult>): void {
+    if (step.done) {
+      stopPinging(this);
+      this.res.end(COMPLETE);
+      return;
+    }
+    if (step.value == null || this.res.write(nextEvent(step.value))) this.pull();
+    else this.res.once('drain', () => this.pull());
+  }
+
+  /** The response is over (the client went away, or the stream completed). */
+  private stop(): void {
+    stopPinging(this);
+    // The subscription ends (its slot, its place in a shared stream).
+    void Promise.resolve(this.results.return?.()).catch(() => {});
+  }
+}
+
+/**
+ * Writes the body of `response`, if it is an event stream answered here, to node's response
+ * (whose head is written); false when it is another body.
+ */
+export function writeEventStream(response: Response, res: ServerResponse): boolean {
+  const results = eventStreams.get(response);
+  if (!results) return false;
+  if (res.destroyed) void Promise.resolve(results.return?.()).catch(() => {});
+  else new ResponseEvents(results, res).start();
+  return true;
 }
 
 /**
@@ -145,7 +232,12 @@ export function useSseWriter(): Plugin {
         // (its context, its wrappers) is not kept for as long as it stays subscribed.
         const own = subscriberOf(request);
         const iterator = own ?? (results as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]();
-        return new fetchAPI.Response(new SseBody(iterator) as never, { status: 200, headers: HEADERS });
+        const response = new fetchAPI.Response(new SseBody(iterator) as never, {
+          status: 200,
+          headers: HEADERS,
+        });
+        eventStreams.set(response, iterator);
+        return response;
       }, 'text/event-stream');
     },
   };

@@ -1,6 +1,7 @@
 // The two subscription clients frontends use, pointed at a harness: graphql-sse (distinct
 // connections mode, as yoga serves it) and graphql-ws (over the `ws` package: Node 20 has no
 // WebSocket of its own). Each gives an async iterator of execution results.
+import { type ClientRequest, request } from 'node:http';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -45,4 +46,40 @@ export function subscribe(
     return: () => iterator.return?.() ?? Promise.resolve(),
     dispose: () => void client.dispose(),
   };
+}
+
+/** A raw SSE subscription (graphql-sse's distinct connections mode): the `data:` of each event. */
+export function rawSse(h: Harness, key: string, query: string, variables: Record<string, unknown>) {
+  const events: string[] = [];
+  let opened: ClientRequest | null = null;
+  const ready = new Promise<void>((resolve, reject) => {
+    const req = request(h.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        authorization: `Bearer ${key}`,
+      },
+    });
+    opened = req;
+    let buffer = '';
+    req.on('response', (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end = buffer.indexOf('\n\n');
+        while (end >= 0) {
+          const match = /^event: next\ndata: (.*)$/s.exec(buffer.slice(0, end));
+          if (match) events.push(match[1]!);
+          buffer = buffer.slice(end + 2);
+          end = buffer.indexOf('\n\n');
+        }
+      });
+      res.on('error', () => undefined);
+      resolve();
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ query, variables }));
+  });
+  return { events, ready, close: () => opened?.destroy() };
 }

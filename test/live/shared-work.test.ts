@@ -3,12 +3,11 @@
 // (counted as the upstream reads an event's selection makes), the SSE ones byte for byte; other
 // keys or variables never share it; a subscriber that leaves mid-delivery costs the others
 // nothing; a @live query is run once for all who asked it, and a newcomer gets its last answer.
-import { type ClientRequest, request } from 'node:http';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resumesFromAPoint } from '../../src/live/shared-live-work.ts';
 import { type Harness, startHarness } from '../harness.ts';
-import { subscribe } from './clients.ts';
+import { rawSse, subscribe } from './clients.ts';
 
 const FEED = `subscription Feed($projectId: String!, $scope: String) {
   activityAdded(projectId: $projectId, scope: $scope) { id activity itemId destinationConfig { databaseId name } }
@@ -26,42 +25,6 @@ async function until(done: () => boolean, what: string): Promise<void> {
     await settle(10);
   }
   throw new Error(`waited in vain for ${what}`);
-}
-
-/** A raw SSE subscription (graphql-sse's distinct connections mode): the `data:` of each event. */
-function rawSse(h: Harness, key: string, query: string, variables: Record<string, unknown>) {
-  const events: string[] = [];
-  let opened: ClientRequest | null = null;
-  const ready = new Promise<void>((resolve, reject) => {
-    const req = request(h.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-        authorization: `Bearer ${key}`,
-      },
-    });
-    opened = req;
-    let buffer = '';
-    req.on('response', (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          const match = /^event: next\ndata: (.*)$/s.exec(buffer.slice(0, end));
-          if (match) events.push(match[1]!);
-          buffer = buffer.slice(end + 2);
-          end = buffer.indexOf('\n\n');
-        }
-      });
-      res.on('error', () => undefined);
-      resolve();
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify({ query, variables }));
-  });
-  return { events, ready, close: () => opened?.destroy() };
 }
 
 const configReads = (h: Harness, databaseId: number, projectId = '1') =>
