@@ -9,7 +9,7 @@ import { createLoaders, type KeptAcrossRequests, type Loaders } from './loaders/
 import { requestIdOf } from './observability/request-id.ts';
 import type { UpstreamAttempt, UpstreamObserver } from './upstream/call.ts';
 import type { UpstreamClient } from './upstream/client.ts';
-import { ClientGone, RequestAnswered, RequestDeadline, RequestSignal } from './upstream/request-signal.ts';
+import { ANSWERED, ClientGone, RequestDeadline, RequestSignal } from './upstream/request-signal.ts';
 
 export interface UpstreamCallLog {
   /** Calls started (a retried call counts once). */
@@ -124,7 +124,7 @@ class RequestLifetime {
     clearTimeout(this.deadline);
     this.unwatch?.();
     this.unwatch = null;
-    this.signal.abort(new RequestAnswered('answered'));
+    this.signal.abort(ANSWERED);
   }
 }
 

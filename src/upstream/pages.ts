@@ -27,6 +27,8 @@ class PageEntries<T> {
    * A page read whole lets them go at once, while they are still young.
    */
   private scanned: ScannedPage | null;
+  /** How many entries the page holds, once known without a scan: `head` parsed it whole. */
+  private parsedSize: number | null = null;
 
   constructor(
     scanned: ScannedPage,
@@ -40,9 +42,9 @@ class PageEntries<T> {
     return this.scanned ? this.scanned.has(index) : index < this.items.length;
   }
 
-  /** How many entries the page holds (the whole answer is scanned). */
+  /** How many entries the page holds (the whole answer is scanned, unless `head` parsed it). */
   get size(): number {
-    return this.scanned ? this.scanned.size : this.items.length;
+    return this.parsedSize ?? this.scanned!.size;
   }
 
   /** The entry at `index` (has(index) is true). */
@@ -71,6 +73,7 @@ class PageEntries<T> {
     if (count > this.readAhead && this.scanned) {
       const all = this.scanned.parseEntries();
       if (all === undefined) return this.walk(count);
+      this.parsedSize = all.length;
       const length = Math.min(count, all.length);
       for (let i = 0; i < length; i++) this.items[i] ??= this.normalize(all[i]);
       this.readAhead = count;
@@ -111,16 +114,52 @@ export class CursorPage<T> extends PageEntries<T> {
 
 /** A page of a limit/offset list (configs, projects). */
 export class OffsetPage<T> extends PageEntries<T> {
+  private checkedCount: number | null = null;
+
   constructor(
     scanned: ScannedPage,
     normalize: (raw: unknown) => T,
-    /** How many the whole list holds: the upstream's `count`, else this page's size. */
-    readonly count: number,
+    /** The upstream's `count` member, as sent. */
+    private readonly upstreamCount: unknown,
+    /** Where this page starts in the list. */
+    private readonly offset: number,
     /** Read from the `next` link's offset; null when there is no next page. */
     readonly nextOffset: number | null,
   ) {
     super(scanned, normalize);
   }
+
+  /**
+   * How many the whole list holds: the upstream's `count`, else this page's size. Checked against
+   * the page when first asked, or when the page is read (`head`), whichever comes first: a page
+   * read whole knows its size without the scan that checking it at once took (a third as much
+   * CPU again as parsing a page of 100 configs, --cpu-prof).
+   */
+  get count(): number {
+    this.checkedCount ??= checkedCount(this.upstreamCount, this.offset, this.size);
+    return this.checkedCount;
+  }
+
+  override head(count: number): T[] {
+    const head = super.head(count);
+    void this.count;
+    return head;
+  }
+}
+
+/**
+ * A list count that this page could belong to (it becomes a connection's totalCount): a whole
+ * number, at least the items up to this page's end, at most MAX_LIST_COUNT; anything else fails
+ * the list.
+ */
+function checkedCount(count: unknown, offset: number, size: number): number {
+  const total = count === undefined || count === null ? offset + size : count;
+  if (!Number.isSafeInteger(total) || (total as number) < offset + size || (total as number) > MAX_LIST_COUNT)
+    throw codedError(
+      'UPSTREAM_ERROR',
+      `The upstream's list count (${String(count).slice(0, 20)}) cannot be right for a page of ${size} items at offset ${offset}: the list is not answered.`,
+    );
+  return total as number;
 }
 
 /** A page answer read with `parseAnswer: false`, scanned; one with no `results` array is malformed. */
@@ -134,9 +173,8 @@ function scanAnswer(answer: { chunks: readonly Buffer[] }, needed: readonly stri
 export const MAX_LIST_COUNT = 10_000_000;
 
 /**
- * An offset page from its answer's bytes, read at `offset`. Its `count` becomes a connection's
- * totalCount, so it must be a count this page could belong to: a whole number, at least the
- * items up to this page's end, at most MAX_LIST_COUNT; anything else fails the list.
+ * An offset page from its answer's bytes, read at `offset`. A `count` that no page at `offset`
+ * could have fails at once; whether it holds for this page's size is checked by OffsetPage.
  */
 export function normalizeOffsetPage<T>(
   answer: { chunks: readonly Buffer[] },
@@ -145,17 +183,8 @@ export function normalizeOffsetPage<T>(
 ): OffsetPage<T> {
   const scanned = scanAnswer(answer, ['count', 'next']);
   const { count, next } = scanned.members;
-  const total = count === undefined || count === null ? offset + scanned.size : count;
-  if (
-    !Number.isSafeInteger(total) ||
-    (total as number) < offset + scanned.size ||
-    (total as number) > MAX_LIST_COUNT
-  )
-    throw codedError(
-      'UPSTREAM_ERROR',
-      `The upstream's list count (${String(count).slice(0, 20)}) cannot be right for a page of ${scanned.size} items at offset ${offset}: the list is not answered.`,
-    );
-  return new OffsetPage(scanned, item, total as number, offsetFromLink(next)?.offset ?? null);
+  if (count !== undefined && count !== null) checkedCount(count, offset, 0);
+  return new OffsetPage(scanned, item, count, offset, offsetFromLink(next)?.offset ?? null);
 }
 
 /** A cursor page from its answer's bytes. */

@@ -106,4 +106,32 @@ describe('a list page', () => {
     expect(listed.get('1/11')?.description).toBeNull();
     expect(listed.get('2/11')?.projectId).toBe('2');
   });
+  it("fails a list whose count no page could have at once, and one this page's size belies when it is read", () => {
+    const read = (raw: unknown) => normalizeConfig(raw, '1', 'list');
+    const answer =
+      (count: string, offset = 0) =>
+      () =>
+        normalizeOffsetPage(
+          {
+            chunks: [
+              Buffer.from(`{"count": ${count}, "results": [${config(1)}, ${config(2)}, ${config(3)}]}`),
+            ],
+          },
+          read,
+          offset,
+        );
+    for (const count of ['1.5', '-1', '"3"', '20000000'])
+      expect(codeOf(answer(count)), count).toBe('UPSTREAM_ERROR');
+    expect(codeOf(answer('5', 10)), 'a count short of the offset').toBe('UPSTREAM_ERROR');
+    // Two: fewer than the three this page holds. Found when the page is read whole or its count asked.
+    expect(codeOf(() => answer('2')().head(3))).toBe('UPSTREAM_ERROR');
+    expect(codeOf(() => answer('2')().head(1))).toBe('UPSTREAM_ERROR');
+    expect(codeOf(() => answer('2')().count)).toBe('UPSTREAM_ERROR');
+    expect(answer('null', 10)().count).toBe(13);
+    expect(
+      answer('3')()
+        .head(3)
+        .map((c) => c.databaseId),
+    ).toEqual([1, 2, 3]);
+  });
 });
