@@ -1,7 +1,7 @@
 // The fan-out scenario of npm run bench: N SSE subscribers of `activityAdded` on one key and
 // project, one gateway process. What one subscription costs the gateway in RSS (idle, after all
 // are open), and the time from a write through the gateway to each subscriber's event: p50, p99
-// and the last. The subscribers are raw HTTP requests (as graphql-sse's distinct-connections mode
+// and the last. Beside it the floor: a bare node:http server holding as many SSE responses. The subscribers are raw HTTP requests (as graphql-sse's distinct-connections mode
 // sends them), so that the bench process itself stays light.
 import { Agent, request } from 'node:http';
 import { rssBytes, start, stopProcesses } from './processes.ts';
@@ -17,6 +17,8 @@ const KEY = 'Bearer phx_full';
 const LISTENING = /listening on (http:\/\/\S+)/;
 
 export interface FanOutFigures {
+  /** `floor` (sse-floor.mjs) or `gateway`. */
+  contender: string;
   subscribers: number;
   rssPerSubscriptionKb: number;
   writeToEventP50Ms: number;
@@ -55,6 +57,69 @@ function subscribe(url: string, agent: Agent, onEvent: () => void): Promise<() =
   });
 }
 
+/** The server under test: its subscription URL and its process (whose RSS is measured). */
+interface FanOutServer {
+  url: string;
+  pid: number;
+}
+
+/** Opens the subscriptions, then writes once; what they cost the server and when each heard. */
+async function fanOut(contender: string, server: FanOutServer, subscribers: number): Promise<FanOutFigures> {
+  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  try {
+    await settle(2_000);
+    const before = rssBytes(server.pid);
+    const arrivals: number[] = [];
+    let writtenAt = 0;
+    const closers: (() => void)[] = [];
+    for (let opened = 0; opened < subscribers; opened += 200) {
+      const batch = Math.min(200, subscribers - opened);
+      const more = await Promise.all(
+        Array.from({ length: batch }, () =>
+          subscribe(server.url, agent, () => arrivals.push(performance.now() - writtenAt)),
+        ),
+      );
+      closers.push(...more);
+    }
+    await settle(3_000);
+    const after = rssBytes(server.pid);
+    writtenAt = performance.now();
+    const write = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: KEY },
+      body: WRITE,
+    });
+    if (!write.ok) throw new Error(`the write answered ${write.status}`);
+    for (let waited = 0; waited < 60_000 && arrivals.length < subscribers; waited += 50) await settle(50);
+    for (const close of closers) close();
+    const sorted = [...arrivals].sort((a, b) => a - b);
+    return {
+      contender,
+      subscribers,
+      rssPerSubscriptionKb: (after - before) / 1024 / subscribers,
+      writeToEventP50Ms: percentile(sorted, 0.5),
+      writeToEventP99Ms: percentile(sorted, 0.99),
+      writeToLastEventMs: sorted.at(-1) ?? Number.NaN,
+      delivered: arrivals.length,
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * The floor: a bare node:http server holding the same SSE responses, which writes one event to
+ * each when it is written to (sse-floor.mjs). What N open event streams cost Node itself.
+ */
+export async function measureFanOutFloor(subscribers: number): Promise<FanOutFigures> {
+  const floor = await start('floor (fan-out)', ['test/bench/sse-floor.mjs'], {}, LISTENING);
+  try {
+    return await fanOut('floor', { url: floor.url, pid: floor.child.pid! }, subscribers);
+  } finally {
+    await stopProcesses([floor.child]);
+  }
+}
+
 /** One fan-out of `subscribers` subscriptions against a fresh upstream and gateway. */
 export async function measureFanOut(subscribers: number, gatewayPattern: RegExp): Promise<FanOutFigures> {
   const upstream = await start(
@@ -80,55 +145,20 @@ export async function measureFanOut(subscribers: number, gatewayPattern: RegExp)
     },
     gatewayPattern,
   );
-  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   try {
-    await settle(2_000);
-    const before = rssBytes(gateway.child.pid!);
-    const arrivals: number[] = [];
-    let writtenAt = 0;
-    const closers: (() => void)[] = [];
-    for (let opened = 0; opened < subscribers; opened += 200) {
-      const batch = Math.min(200, subscribers - opened);
-      const more = await Promise.all(
-        Array.from({ length: batch }, () =>
-          subscribe(gateway.url, agent, () => arrivals.push(performance.now() - writtenAt)),
-        ),
-      );
-      closers.push(...more);
-    }
-    await settle(3_000);
-    const after = rssBytes(gateway.child.pid!);
-    writtenAt = performance.now();
-    const write = await fetch(gateway.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: KEY },
-      body: WRITE,
-    });
-    if (!write.ok) throw new Error(`the write answered ${write.status}`);
-    for (let waited = 0; waited < 60_000 && arrivals.length < subscribers; waited += 50) await settle(50);
-    for (const close of closers) close();
-    const sorted = [...arrivals].sort((a, b) => a - b);
-    return {
-      subscribers,
-      rssPerSubscriptionKb: (after - before) / 1024 / subscribers,
-      writeToEventP50Ms: percentile(sorted, 0.5),
-      writeToEventP99Ms: percentile(sorted, 0.99),
-      writeToLastEventMs: sorted.at(-1) ?? Number.NaN,
-      delivered: arrivals.length,
-    };
+    return await fanOut('gateway', { url: gateway.url, pid: gateway.child.pid! }, subscribers);
   } finally {
-    agent.destroy();
     await stopProcesses([gateway.child, upstream.child]);
   }
 }
 
 export function fanOutRows(figures: FanOutFigures[]): string[] {
   return [
-    '| fan-out: SSE subscribers | RSS KB per subscription | write → event p50 ms | p99 ms | last ms | delivered |',
-    '|---:|---:|---:|---:|---:|---:|',
+    '| fan-out: SSE subscribers | contender | RSS KB per subscription | write → event p50 ms | p99 ms | last ms | delivered |',
+    '|---:|---|---:|---:|---:|---:|---:|',
     ...figures.map(
       (f) =>
-        `| ${f.subscribers} | ${f.rssPerSubscriptionKb.toFixed(1)} | ${f.writeToEventP50Ms.toFixed(0)} | ${f.writeToEventP99Ms.toFixed(0)} | ${f.writeToLastEventMs.toFixed(0)} | ${f.delivered} |`,
+        `| ${f.subscribers} | ${f.contender} | ${f.rssPerSubscriptionKb.toFixed(1)} | ${f.writeToEventP50Ms.toFixed(0)} | ${f.writeToEventP99Ms.toFixed(0)} | ${f.writeToLastEventMs.toFixed(0)} | ${f.delivered} |`,
     ),
   ];
 }

@@ -28,7 +28,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RedisServer } from '../shared-state/processes.ts';
-import { fanOutRows, measureFanOut } from './fan-out.ts';
+import { fanOutRows, measureFanOut, measureFanOutFloor } from './fan-out.ts';
 import { CONNECTIONS, check, control, type Figures, measure, ROUNDS, runningIn, SECONDS } from './measure.ts';
 import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
 import { type BenchDialect, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -343,7 +343,10 @@ async function main() {
   report(scenarios, results, idle ?? {});
   if (!ONLY || 'fan-out'.includes(ONLY)) {
     const fanOut = [];
-    for (const n of FAN_OUT) fanOut.push(await measureFanOut(n, GATEWAY_LISTENING));
+    for (const n of FAN_OUT) {
+      fanOut.push(await measureFanOutFloor(n));
+      fanOut.push(await measureFanOut(n, GATEWAY_LISTENING));
+    }
     console.log(`\n${fanOutRows(fanOut).join('\n')}`);
   }
 }
