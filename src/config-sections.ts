@@ -52,8 +52,8 @@ export function readLive(read: Read) {
     activityPollMs: read('ACTIVITY_POLL_MS', integer(100, 3_600_000), 5_000),
     liveQueryPollMs: read('LIVE_QUERY_POLL_MS', integer(100, 3_600_000), 10_000),
     maxSubscriptionsPerKey: read('MAX_SUBSCRIPTIONS_PER_KEY', integer(1, 10_000), 5),
-    // Measured (npm run bench, fan-out): an idle SSE subscription holds 20–29 KB of RSS, so 8,000
-    // hold under 240 MB, which beside the gateway's ~100 MB and room for queries fits the 512 MiB
+    // Measured (npm run bench, fan-out): an idle SSE subscription holds 13–24 KB of RSS, so 8,000
+    // hold under 200 MB, which beside the gateway's ~100 MB and room for queries fits the 512 MiB
     // limit of deploy/kubernetes.yaml, and leaves MAX_CONNECTIONS (10,000) room for queries.
     maxSubscriptions: read('MAX_SUBSCRIPTIONS', integer(1, 1_000_000), 8_000),
   });

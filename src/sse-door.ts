@@ -10,7 +10,7 @@
 // plugin, limit and hook as before), and the stream's body is piped to node's response; nothing
 // of the fetch objects is left to hold once the stream has started.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import type { Gateway } from './app.ts';
 import { writeEventStream } from './live/sse-writer.ts';
 
@@ -21,20 +21,27 @@ function asksForEventStream(req: IncomingMessage): boolean {
   );
 }
 
+/** A request's body as read here; `whole` is false when it was over the limit and left unread. */
+interface ReadBody {
+  bytes: Buffer | undefined;
+  whole: boolean;
+}
+
 /**
  * The request's body, read whole. A body over `limit` is read no further (its declared length,
  * or one byte past the limit), so that limits/body-size.ts refuses it as it refuses any other.
  */
-function bodyOf(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (req.method === 'GET') return Promise.resolve(undefined);
-  if (Number(req.headers['content-length']) > limit) return Promise.resolve(Buffer.alloc(0));
+function bodyOf(req: IncomingMessage, limit: number): Promise<ReadBody> {
+  if (req.method === 'GET') return Promise.resolve({ bytes: undefined, whole: true });
+  if (Number(req.headers['content-length']) > limit)
+    return Promise.resolve({ bytes: Buffer.alloc(0), whole: false });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const settle = (error?: Error) => {
       req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
       if (error) reject(error);
-      else resolve(Buffer.concat(chunks, size));
+      else resolve({ bytes: Buffer.concat(chunks, size), whole: size <= limit });
     };
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);
@@ -64,11 +71,13 @@ function fetchRequestOf(gateway: Gateway, req: IncomingMessage, body: Buffer | u
 /** Writes yoga's answer to node's response: an event stream as its results come, the rest as it is. */
 function send(response: Response, res: ServerResponse): void {
   if (!res.destroyed) {
-    const headers: Record<string, string> = {};
+    res.statusCode = response.status;
+    if (response.statusText) res.statusMessage = response.statusText;
     response.headers.forEach((value, name) => {
-      headers[name] = value;
+      if (name !== 'set-cookie') res.setHeader(name, value);
     });
-    res.writeHead(response.status, headers);
+    const cookies = response.headers.getSetCookie?.() ?? [];
+    if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   }
   if (writeEventStream(response, res)) return;
   if (res.destroyed) {
@@ -79,9 +88,8 @@ function send(response: Response, res: ServerResponse): void {
     res.end();
     return;
   }
-  const body = Readable.from(response.body);
-  res.once('close', () => body.destroy());
-  body.pipe(res);
+  // pipeline: a body that fails ends the response (destroyed), and nothing is left unhandled.
+  pipeline(Readable.from(response.body), res, () => {});
 }
 
 /**
@@ -103,8 +111,11 @@ async function serveEventStream(
   maxBodyBytes: number,
 ): Promise<void> {
   const body = await bodyOf(req, maxBodyBytes);
-  const request = fetchRequestOf(gateway, req, body);
+  const request = fetchRequestOf(gateway, req, body.bytes);
   const response = await gateway.handleRequest(request, { req, res } as never);
+  // The rest of a body over the limit is never read: the connection closes after the refusal,
+  // rather than sit with it unread, holding a place under MAX_CONNECTIONS.
+  if (!body.whole && !res.destroyed) res.setHeader('connection', 'close');
   send(response, res);
 }
 

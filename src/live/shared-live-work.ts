@@ -160,8 +160,14 @@ export class SharedLiveWork {
       if (subscriber.left) return undefined;
       throw codedError('UPSTREAM_UNAVAILABLE', 'The gateway is shutting down.');
     }
-    const stream = this.streamFor(id, run, replayLast);
-    stream.add(subscriber);
+    let stream: SharedStream;
+    try {
+      stream = this.streamFor(id, run, replayLast);
+      stream.add(subscriber);
+    } catch (error) {
+      release();
+      throw error;
+    }
     return () => {
       release();
       stream.remove(subscriber);

@@ -55,6 +55,8 @@ export class ListedConfigs {
   private index(): void {
     if (this.pending.length === 0) return; // the usual case once indexed: nothing to allocate
     for (const { projectId, page } of this.pending.splice(0)) {
+      // A list whose count cannot be right is no answer (upstream/pages.ts): nothing of it is found.
+      if (!countHolds(page)) continue;
       for (let index = 0; page.has(index); index++) {
         // An entry read already gives its id parsed; the others are read for their id alone.
         const id = page.isRead(index) ? page.at(index).databaseId : page.member(index, 'id');
@@ -64,5 +66,15 @@ export class ListedConfigs {
         if (!this.where.has(key)) this.where.set(key, { page, index });
       }
     }
+  }
+}
+
+/** Whether the page's list count holds (it is checked when first asked for). */
+function countHolds(page: OffsetPage<ConfigRecord>): boolean {
+  try {
+    void page.count;
+    return true;
+  } catch {
+    return false;
   }
 }

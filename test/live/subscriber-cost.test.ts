@@ -37,7 +37,7 @@ async function until(done: () => boolean, what: string): Promise<void> {
 function sseRequest(
   url: string,
   init: { method: string; body?: string; chunked?: boolean; firstBytes?: boolean },
-): Promise<{ status: number; type: string; text: string }> {
+): Promise<{ status: number; type: string; connection: string; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: init.method,
@@ -59,7 +59,12 @@ function sseRequest(
         if (init.firstBytes || text.includes('event: next')) req.destroy();
       });
       const done = () =>
-        resolve({ status: res.statusCode!, type: String(res.headers['content-type']), text });
+        resolve({
+          status: res.statusCode!,
+          type: String(res.headers['content-type']),
+          connection: String(res.headers.connection),
+          text,
+        });
       res.on('end', done).on('close', done);
     });
     req.on('error', reject);
@@ -111,11 +116,13 @@ describe('an open SSE subscriber', { timeout: 60_000 }, () => {
     await until(() => h.live.slots.open === 0, 'every slot given back');
   });
 
-  it('is refused a body over MAX_BODY_BYTES, declared or chunked, with 413 and no upstream call', async () => {
+  it('is refused a body over MAX_BODY_BYTES, declared or chunked, with 413, its connection closed and no upstream call', async () => {
     const body = JSON.stringify({ query: `${FEED} # ${'x'.repeat(MAX_BODY_BYTES)}` });
     for (const chunked of [false, true]) {
       const answer = await sseRequest(h.url, { method: 'POST', body, chunked });
       expect(answer.status).toBe(413);
+      // The rest of the body is never read: the connection is not kept for another request.
+      expect(answer.connection).toBe('close');
       expect(JSON.parse(answer.text).errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
     }
     expect(h.upstreamCalls()).toEqual([]);

@@ -128,6 +128,10 @@ describe('a list page', () => {
     expect(codeOf(() => answer('2')().head(1))).toBe('UPSTREAM_ERROR');
     expect(codeOf(() => answer('2')().count)).toBe('UPSTREAM_ERROR');
     expect(answer('null', 10)().count).toBe(13);
+    // Nor is anything of it found by id.
+    const listed = new ListedConfigs();
+    listed.add('1', answer('2')());
+    expect(listed.get('1/2')).toBeUndefined();
     expect(
       answer('3')()
         .head(3)
