@@ -28,7 +28,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RedisServer } from '../shared-state/processes.ts';
-import { fanOutRows, measureFanOut, measureFanOutFloor } from './fan-out.ts';
+import { type FanOutFigures, fanOutRows, measureFanOut, measureFanOutFloor } from './fan-out.ts';
 import { CONNECTIONS, check, control, type Figures, measure, ROUNDS, runningIn, SECONDS } from './measure.ts';
 import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
 import { type BenchDialect, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
@@ -228,11 +228,17 @@ function gatewayRows(scenarios: Scenario[], results: Result[]): string[] {
 }
 
 /** The tables on stdout and the figures as JSON under bench-results/. */
-function report(scenarios: Scenario[], results: Result[], idle: Record<string, Idle>): void {
+function report(
+  scenarios: Scenario[],
+  results: Result[],
+  idle: Record<string, Idle>,
+  fanOut: FanOutFigures[],
+): void {
   const rows = [...contenderRows(scenarios, results), '', ...gatewayRows(scenarios, results)];
   rows.push('', '| contender | start to first answer ms | idle RSS MB |', '|---|---:|---:|');
   for (const [name, i] of Object.entries(idle))
     rows.push(`| ${name} | ${i.startMs.toFixed(0)} | ${i.idleRssMb.toFixed(0)} |`);
+  if (fanOut.length > 0) rows.push('', ...fanOutRows(fanOut));
   const table = rows.join('\n');
   console.log(
     `\n${ROUNDS} round(s) × ${SECONDS} s, ${CONNECTIONS} connections, Node ${process.version}\n\n${table}`,
@@ -241,7 +247,11 @@ function report(scenarios: Scenario[], results: Result[], idle: Record<string, I
   const file = `${ROOT}bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   writeFileSync(
     file,
-    JSON.stringify({ rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, idle, results }, null, 2),
+    JSON.stringify(
+      { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, idle, results, fanOut },
+      null,
+      2,
+    ),
   );
   console.log(`\nfigures: ${file}`);
 }
@@ -340,15 +350,14 @@ async function main() {
     await stopProcesses([upstream.child, ...contenders.map((c) => c.child)]);
   }
   await redis?.stop();
-  report(scenarios, results, idle ?? {});
+  const fanOut: FanOutFigures[] = [];
   if (!ONLY || 'fan-out'.includes(ONLY)) {
-    const fanOut = [];
     for (const n of FAN_OUT) {
       fanOut.push(await measureFanOutFloor(n));
       fanOut.push(await measureFanOut(n, GATEWAY_LISTENING));
     }
-    console.log(`\n${fanOutRows(fanOut).join('\n')}`);
   }
+  report(scenarios, results, idle ?? {}, fanOut);
 }
 
 await main();

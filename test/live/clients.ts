@@ -83,3 +83,14 @@ export function rawSse(h: Harness, key: string, query: string, variables: Record
   });
   return { events, ready, close: () => opened?.destroy() };
 }
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done()` holds, checking every 10 ms for up to 10 s; else fails naming `what`. */
+export async function until(done: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1_000; i++) {
+    if (done()) return;
+    await pause(10);
+  }
+  throw new Error(`waited in vain for ${what}`);
+}

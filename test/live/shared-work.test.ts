@@ -7,7 +7,7 @@ import { parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resumesFromAPoint } from '../../src/live/shared-live-work.ts';
 import { type Harness, startHarness } from '../harness.ts';
-import { rawSse, subscribe } from './clients.ts';
+import { rawSse, subscribe, until } from './clients.ts';
 
 const FEED = `subscription Feed($projectId: String!, $scope: String) {
   activityAdded(projectId: $projectId, scope: $scope) { id activity itemId destinationConfig { databaseId name } }
@@ -16,16 +16,6 @@ const CREATE = `mutation Create($input: CreateDestinationConfigInput!) {
   createDestinationConfig(input: $input) { destinationConfig { databaseId } }
 }`;
 const LIVE_NAME = 'query LiveName @live { project(projectId: "1") { name } }';
-
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (done()) return;
-    await settle(10);
-  }
-  throw new Error(`waited in vain for ${what}`);
-}
 
 const configReads = (h: Harness, databaseId: number, projectId = '1') =>
   h.upstreamCalls({

@@ -8,7 +8,7 @@ import v8 from 'node:v8';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness.ts';
-import { rawSse } from './clients.ts';
+import { rawSse, until } from './clients.ts';
 
 const FEED = 'subscription { activityAdded(projectId: "1") { id activity } }';
 const SUBSCRIBERS = 200;
@@ -22,16 +22,6 @@ const { Request: FetchRequest, Response: FetchResponse } = createYoga({
 /** Live objects of the class (after a full garbage collection). */
 const live = (kind: abstract new (...args: never[]) => unknown) =>
   v8.queryObjects(kind as never, { format: 'count' }) as number;
-
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000; i++) {
-    if (done()) return;
-    await settle(10);
-  }
-  throw new Error(`waited in vain for ${what}`);
-}
 
 /** An SSE request as node's client sends it: status, content type and body text. */
 function sseRequest(
