@@ -7,8 +7,8 @@
 // (its headers, URL, body reader and abort signal), the Response, and their listeners on node's
 // request and response. A heap snapshot of 2,000 subscribers put that at 5 KB each, a third of
 // what a subscriber cost. Here yoga answers the same request through its fetch handler (every
-// plugin, limit and hook as before), and the stream's body is piped to node's response; nothing
-// of the fetch objects is left to hold once the stream has started.
+// plugin, limit and hook as before), and the stream's events are written to node's response as
+// they come (live/sse-writer.ts); nothing of the fetch objects is left once the stream has started.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import type { Gateway } from './app.ts';
