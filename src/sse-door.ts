@@ -68,17 +68,29 @@ function fetchRequestOf(gateway: Gateway, req: IncomingMessage, body: Buffer | u
   });
 }
 
-/** Writes yoga's answer to node's response: an event stream as its results come, the rest as it is. */
-function send(response: Response, res: ServerResponse): void {
-  if (!res.destroyed) {
-    res.statusCode = response.status;
-    if (response.statusText) res.statusMessage = response.statusText;
-    response.headers.forEach((value, name) => {
-      if (name !== 'set-cookie') res.setHeader(name, value);
-    });
-    const cookies = response.headers.getSetCookie?.() ?? [];
-    if (cookies.length > 0) res.setHeader('set-cookie', cookies);
-  }
+/**
+ * The head of yoga's answer, as a flat list of names and values (repeats kept), with the
+ * connection closed after it when `close`.
+ */
+function headOf(response: Response, close: boolean): string[] {
+  const head: string[] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie' && !(close && name === 'connection')) head.push(name, value);
+  });
+  for (const cookie of response.headers.getSetCookie?.() ?? []) head.push('set-cookie', cookie);
+  if (close) head.push('connection', 'close');
+  return head;
+}
+
+/**
+ * Writes yoga's answer to node's response: an event stream as its results come, the rest as it
+ * is. The head is given to writeHead whole, as a list: node then keeps only the head's text for
+ * as long as the response is open, not a map of every header besides (an open event stream holds
+ * its response for as long as its subscriber stays).
+ */
+function send(response: Response, res: ServerResponse, close: boolean): void {
+  if (!res.destroyed)
+    res.writeHead(response.status, response.statusText || undefined, headOf(response, close));
   if (writeEventStream(response, res)) return;
   if (res.destroyed) {
     discard(response.body);
@@ -115,8 +127,7 @@ async function serveEventStream(
   const response = await gateway.handleRequest(request, { req, res } as never);
   // The rest of a body over the limit is never read: the connection closes after the refusal,
   // rather than sit with it unread, holding a place under MAX_CONNECTIONS.
-  if (!body.whole && !res.destroyed) res.setHeader('connection', 'close');
-  send(response, res);
+  send(response, res, !body.whole);
 }
 
 /** Node's listener for the gateway's HTTP server. */

@@ -34,6 +34,14 @@ export type Join = (subscriber: Subscriber) => Promise<(() => void) | undefined>
 const DONE: IteratorResult<ExecutionResult> = { done: true, value: undefined };
 
 /**
+ * What reads a subscriber's results one at a time, told of the next when it comes (`read`):
+ * sse-writer.ts's writer is one, so that an idle subscriber waits without a promise of its own.
+ */
+export interface ResultReader {
+  take(step: IteratorResult<ExecutionResult>): void;
+}
+
+/**
  * A stream of shared results, read by one subscriber: what yoga's pipeline iterates. It is what
  * an open subscriber holds besides its connection, so it holds little: its unread results, the
  * reader waiting, and what it runs when it leaves (the join and what it closed over are let go
@@ -41,7 +49,7 @@ const DONE: IteratorResult<ExecutionResult> = { done: true, value: undefined };
  */
 export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
   private readonly unread: ExecutionResult[] = [];
-  private waiting: ((step: IteratorResult<ExecutionResult>) => void) | null = null;
+  private waiting: ResultReader | null = null;
   private over = false;
   private leave: (() => void) | null = null;
 
@@ -49,18 +57,24 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
   constructor(private join: Join | null) {}
 
   next(): Promise<IteratorResult<ExecutionResult>> {
-    if (this.join) return this.joinFirst(this.join);
-    const result = this.unread.shift();
-    if (result) return Promise.resolve({ done: false, value: result });
-    if (this.over) return Promise.resolve(DONE);
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-    });
+    return new Promise((take) => this.read({ take }));
   }
 
-  private joinFirst(join: Join): Promise<IteratorResult<ExecutionResult>> {
+  /** As next(), but `reader` is told of the step, at once when it is here, else when it comes. */
+  read(reader: ResultReader): void {
+    if (this.join) {
+      this.joinFirst(this.join, reader);
+      return;
+    }
+    const result = this.unread.shift();
+    if (result) reader.take({ done: false, value: result });
+    else if (this.over) reader.take(DONE);
+    else this.waiting = reader;
+  }
+
+  private joinFirst(join: Join, reader: ResultReader): void {
     this.join = null;
-    return Promise.resolve()
+    Promise.resolve()
       .then(() => join(this))
       .then(
         (leave) => {
@@ -78,7 +92,7 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
           this.over = true;
         },
       )
-      .then(() => this.next());
+      .then(() => this.read(reader));
   }
 
   /** The client left (or completed the operation). */
@@ -126,7 +140,7 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
   private wake(step: IteratorResult<ExecutionResult>): void {
     const waiting = this.waiting;
     this.waiting = null;
-    waiting?.(step);
+    waiting?.take(step);
   }
 }
 

@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { subscriberOf } from './shared-live-work.ts';
+import { type ResultReader, Subscriber } from './shared-streams.ts';
 
 const PING = Buffer.from(':\n\n');
 const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
@@ -150,10 +151,12 @@ class SseBody extends Readable implements Pingable {
 
 /**
  * The same stream written straight to node's response (sse-door.ts): no Readable, no pipe, one
- * listener on the response, a `drain` listener only while the client is behind. What an open
- * subscriber holds besides its connection is this object and its place in the stream.
+ * listener on the response, a `drain` listener only while the client is behind. A subscriber of
+ * a shared stream is read by being told of each result (ResultReader), not by a promise per
+ * result: what an open subscriber holds besides its connection is this object and its place in
+ * the stream.
  */
-class ResponseEvents implements Pingable {
+class ResponseEvents implements Pingable, ResultReader {
   constructor(
     private readonly results: AsyncIterator<ExecutionResult>,
     private readonly res: ServerResponse,
@@ -174,17 +177,23 @@ class ResponseEvents implements Pingable {
   }
 
   private pull(): void {
+    if (this.results instanceof Subscriber) {
+      this.results.read(this);
+      return;
+    }
     this.results.next().then(
-      (step) => {
-        if (this.res.destroyed) return;
-        try {
-          this.deliver(step);
-        } catch {
-          this.res.destroy();
-        }
-      },
+      (step) => this.take(step),
       () => this.res.destroy(),
     );
+  }
+
+  take(step: IteratorResult<ExecutionResult>): void {
+    if (this.res.destroyed) return;
+    try {
+      this.deliver(step);
+    } catch {
+      this.res.destroy();
+    }
   }
 
   private deliver(step: IteratorResult<ExecutionResult>): void {

@@ -83,9 +83,10 @@ describe('an open SSE subscriber', { timeout: 60_000 }, () => {
   afterAll(() => h.close());
   beforeEach(() => h.reset());
 
-  it(`holds no fetch Request or Response: ${SUBSCRIBERS} subscribers, and each still gets the event`, async () => {
+  it(`holds no fetch Request or Response, and no promise: ${SUBSCRIBERS} subscribers, and each still gets the event`, async () => {
     const requestsBefore = live(FetchRequest);
     const responsesBefore = live(FetchResponse);
+    const promisesBefore = live(Promise);
     const streams = Array.from({ length: SUBSCRIBERS }, () => rawSse(h, 'phx_full', FEED, {}));
     await Promise.all(streams.map((s) => s.ready));
     await until(() => h.live.slots.open === SUBSCRIBERS, 'every slot');
@@ -93,6 +94,10 @@ describe('an open SSE subscriber', { timeout: 60_000 }, () => {
     // A few may be in flight (the shared run's, the poller's); one per subscriber is a leak.
     expect(live(FetchRequest) - requestsBefore).toBeLessThan(10);
     expect(live(FetchResponse) - responsesBefore).toBeLessThan(10);
+    // An idle subscriber waits for its next result without a promise of its own (the writer is
+    // told when one comes); waiting on one, with its reactions, was 3 promises a subscriber.
+    // This process's clients (rawSse) hold one each, reading their streams.
+    expect(live(Promise) - promisesBefore).toBeLessThan(2 * SUBSCRIBERS);
 
     await h.gql(
       'mutation { createDestinationConfig(input: { projectId: "1", plugin: 1, order: 3, name: "Seen by all" }) { destinationConfig { id } } }',
