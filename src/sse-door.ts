@@ -75,7 +75,9 @@ function fetchRequestOf(gateway: Gateway, req: IncomingMessage, body: Buffer | u
 function headOf(response: Response, close: boolean): string[] {
   const head: string[] = [];
   response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && !(close && name === 'connection')) head.push(name, value);
+    // Names as they were given (node-fetch's Headers keeps their case until changed).
+    const lower = name.toLowerCase();
+    if (lower !== 'set-cookie' && !(close && lower === 'connection')) head.push(name, value);
   });
   for (const cookie of response.headers.getSetCookie?.() ?? []) head.push('set-cookie', cookie);
   if (close) head.push('connection', 'close');

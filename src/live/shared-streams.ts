@@ -92,6 +92,8 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
           this.over = true;
         },
       )
+      // What leaving threw (it left while it joined) is not the reader's to hear: it is over.
+      .catch(() => {})
       .then(() => this.read(reader));
   }
 

@@ -157,6 +157,9 @@ class SseBody extends Readable implements Pingable {
  * the stream.
  */
 class ResponseEvents implements Pingable, ResultReader {
+  private reading = false;
+  private readAgain = false;
+
   constructor(
     private readonly results: AsyncIterator<ExecutionResult>,
     private readonly res: ServerResponse,
@@ -178,13 +181,31 @@ class ResponseEvents implements Pingable, ResultReader {
 
   private pull(): void {
     if (this.results instanceof Subscriber) {
-      this.results.read(this);
+      this.readShared(this.results);
       return;
     }
     this.results.next().then(
       (step) => this.take(step),
       () => this.res.destroy(),
     );
+  }
+
+  /**
+   * A subscriber tells its reader of a result it holds at once, from within `read`: results
+   * caught up on after a drain (up to MAX_UNREAD) are read in this loop, not by a call within a
+   * call for each one.
+   */
+  private readShared(subscriber: Subscriber): void {
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = true;
+    do {
+      this.readAgain = false;
+      subscriber.read(this);
+    } while (this.readAgain);
+    this.reading = false;
   }
 
   take(step: IteratorResult<ExecutionResult>): void {
