@@ -27,7 +27,7 @@ const live = (kind: abstract new (...args: never[]) => unknown) =>
 function sseRequest(
   url: string,
   init: { method: string; body?: string; chunked?: boolean; firstBytes?: boolean },
-): Promise<{ status: number; type: string; connection: string; text: string }> {
+): Promise<{ status: number; type: string; connection: string; headerNames: string[]; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: init.method,
@@ -53,6 +53,7 @@ function sseRequest(
           status: res.statusCode!,
           type: String(res.headers['content-type']),
           connection: String(res.headers.connection),
+          headerNames: res.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()),
           text,
         });
       res.on('end', done).on('close', done);
@@ -130,6 +131,9 @@ describe('an open SSE subscriber', { timeout: 60_000 }, () => {
     expect(stream.status).toBe(200);
     expect(stream.type).toBe('text/event-stream');
     expect(stream.text.startsWith(':\n\n')).toBe(true);
+    // The head as yoga made it, each header once (the door writes it whole, as a list).
+    expect(stream.headerNames).toEqual(expect.arrayContaining(['cache-control', 'x-request-id']));
+    expect(new Set(stream.headerNames).size).toBe(stream.headerNames.length);
 
     const refused = await sseRequest(h.url, {
       method: 'POST',
