@@ -15,6 +15,20 @@ process.on('exit', () => {
   for (const child of spawned) if (child.exitCode === null) child.kill('SIGTERM');
 });
 
+/**
+ * The gateway's own settings in the bench: a per-key upstream budget far above the load, so its
+ * counting is measured without ever refusing a call (PostHog's 480 a minute would refuse most).
+ */
+export const GATEWAY_ENV = {
+  GRAPHIQL: 'false',
+  UPSTREAM_BUDGET_PER_MINUTE: '1000000',
+  UPSTREAM_BUDGET_PER_HOUR: '10000000',
+};
+
+/** What a contender prints once it listens: the bench's servers, and the gateway. */
+export const LISTENING = /listening on (http:\/\/\S+)/;
+export const GATEWAY_LISTENING = /GraphiQL at (http:\/\/[^\s,]+)/;
+
 export interface Process {
   name: string;
   child: ChildProcess;

@@ -30,7 +30,16 @@ import type { AddressInfo } from 'node:net';
 import { RedisServer } from '../shared-state/processes.ts';
 import { type FanOutFigures, fanOutRows, measureFanOut, measureFanOutFloor } from './fan-out.ts';
 import { CONNECTIONS, check, control, type Figures, measure, ROUNDS, runningIn, SECONDS } from './measure.ts';
-import { type Process, ROOT, rssBytes, start, stopProcesses } from './processes.ts';
+import {
+  GATEWAY_ENV,
+  GATEWAY_LISTENING,
+  LISTENING,
+  type Process,
+  ROOT,
+  rssBytes,
+  start,
+  stopProcesses,
+} from './processes.ts';
 import { type BenchDialect, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -83,16 +92,6 @@ interface Idle {
   idleRssMb: number;
 }
 
-/**
- * The gateway's own settings in the bench: a per-key upstream budget far above the load, so its
- * counting is measured without ever refusing a call (PostHog's 480 a minute would refuse most).
- */
-const GATEWAY_ENV = {
-  GRAPHIQL: 'false',
-  UPSTREAM_BUDGET_PER_MINUTE: '1000000',
-  UPSTREAM_BUDGET_PER_HOUR: '10000000',
-};
-
 /** A Redis for the gateways that share state (REDIS_URL), when Debian's redis-server is here. */
 async function startRedis(): Promise<RedisServer | null> {
   try {
@@ -112,9 +111,6 @@ interface Contender {
   /** Runs in PostHog's dialects too, not only in the spec dialect. */
   inEveryDialect?: boolean;
 }
-
-const LISTENING = /listening on (http:\/\/\S+)/;
-const GATEWAY_LISTENING = /GraphiQL at (http:\/\/[^\s,]+)/;
 
 /**
  * Every contender, in the order they start and are measured. `otlpEndpoint` receives the traced
