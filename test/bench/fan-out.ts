@@ -4,7 +4,7 @@
 // and the last. Beside it the floor: a bare node:http server holding as many SSE responses. The subscribers are raw HTTP requests (as graphql-sse's distinct-connections mode
 // sends them), so that the bench process itself stays light.
 import { Agent, request } from 'node:http';
-import { rssBytes, start, stopProcesses } from './processes.ts';
+import { LISTENING, rssBytes, start, stopProcesses } from './processes.ts';
 
 const SUBSCRIPTION = JSON.stringify({
   query: 'subscription { activityAdded(projectId: "1") { id activity scope itemId } }',
@@ -14,7 +14,6 @@ const WRITE = JSON.stringify({
     'mutation { createDestinationConfig(input: { projectId: "1", plugin: 1, order: 99, name: "fan-out" }) { destinationConfig { databaseId } } }',
 });
 const KEY = 'Bearer phx_full';
-const LISTENING = /listening on (http:\/\/\S+)/;
 
 export interface FanOutFigures {
   /** `floor` (sse-floor.mjs) or `gateway`. */

@@ -1,4 +1,4 @@
-// npm run bench:query -- [--dialect spec|posthog|posthog-2026] [--latency MS] [--seconds S] '<document>':
+// npm run bench:query -- [--dialect spec|posthog|posthog-2026] [--latency MS] [--seconds S] [--quick] '<document>':
 // one query, the gateway beside bare yoga, each started, loaded and measured as `npm run bench`
 // measures them (the deployed node flags, the bench's gateway settings, 50 connections, untimed
 // load before each round, rounds taken in turn and every other one in reverse), in front of the
@@ -6,18 +6,26 @@
 // a part at a time (docs/performance.md, "Where the gateway costs more than bare yoga"). A
 // measurement, not a test: nothing here asserts.
 import { execFileSync } from 'node:child_process';
-import { CONNECTIONS, check, control, type Figures, measure, ROUNDS, SECONDS } from './measure.ts';
+import {
+  CONNECTIONS,
+  check,
+  control,
+  type Figures,
+  measure,
+  ROUNDS,
+  SECONDS,
+  WARM_UP_SECONDS,
+} from './measure.ts';
 import {
   GATEWAY_ENV,
   GATEWAY_LISTENING,
   LISTENING,
   type Process,
+  ROOT,
   start,
   stopProcesses,
 } from './processes.ts';
-import { type BenchDialect, KEY_OF, type Scenario } from './scenarios.ts';
-
-const DIALECTS: readonly BenchDialect[] = ['spec', 'posthog', 'posthog-2026'];
+import { type BenchDialect, DIALECTS, KEY_OF, type Scenario } from './scenarios.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -26,7 +34,7 @@ function option(name: string): string | undefined {
 
 function usage(problem: string): never {
   console.error(
-    `${problem}\nusage: npm run bench:query -- [--dialect ${DIALECTS.join('|')}] [--latency MS] [--seconds S] '<document>'`,
+    `${problem}\nusage: npm run bench:query -- [--dialect ${DIALECTS.join('|')}] [--latency MS] [--seconds S] [--quick] '<document>'`,
   );
   process.exit(2);
 }
@@ -53,7 +61,7 @@ const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.
 
 async function main() {
   const { scenario, dialect, seconds } = scenarioOfArguments();
-  execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const upstream = await start(
     'upstream',
     ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', dialect],
@@ -72,7 +80,7 @@ async function main() {
   const rounds = new Map<Process, Omit<Figures, 'upstreamCallsPerOp'>[]>(contenders.map((c) => [c, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of round % 2 === 0 ? contenders : [...contenders].reverse()) {
-      await measure(c, scenario, key, 2);
+      await measure(c, scenario, key, WARM_UP_SECONDS);
       rounds.get(c)!.push(await measure(c, scenario, key, seconds));
     }
   }

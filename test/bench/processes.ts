@@ -1,5 +1,6 @@
-// The contenders as processes: started, found by the URL they print, measured from /proc (CPU
-// ticks and RSS of a process and its descendants), and stopped however the run ends.
+// The contenders as processes: started (the gateway with the bench's settings), found by the URL
+// they print, measured from /proc (CPU ticks and RSS of a process and its descendants), and
+// stopped however the run ends.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -29,7 +29,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RedisServer } from '../shared-state/processes.ts';
 import { type FanOutFigures, fanOutRows, measureFanOut, measureFanOutFloor } from './fan-out.ts';
-import { CONNECTIONS, check, control, type Figures, measure, ROUNDS, runningIn, SECONDS } from './measure.ts';
+import {
+  CONNECTIONS,
+  check,
+  control,
+  type Figures,
+  measure,
+  ROUNDS,
+  runningIn,
+  SECONDS,
+  WARM_UP_SECONDS,
+} from './measure.ts';
 import {
   GATEWAY_ENV,
   GATEWAY_LISTENING,
@@ -40,9 +50,8 @@ import {
   start,
   stopProcesses,
 } from './processes.ts';
-import { type BenchDialect, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
+import { type BenchDialect, DIALECTS, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 
-const QUICK = process.argv.includes('--quick');
 /** `--only <text>`: just the scenarios whose name contains it. */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 /** `--no-rivals`: leave Apollo and Mesh out (no install). */
@@ -53,7 +62,6 @@ const FAN_OUT = (
 )
   .split(',')
   .map(Number);
-const WARM_UP_SECONDS = QUICK ? 1 : 2;
 /**
  * The V8 setting docs/operating.md (Deploying) offers for trading memory for CPU: a young generation of
  * 32 MB semi-spaces instead of 16. The gateway runs with and without it, and so does bare yoga,
@@ -178,8 +186,6 @@ async function startContenders(
   }
   return started;
 }
-
-const DIALECTS: BenchDialect[] = ['spec', 'posthog', 'posthog-2026'];
 
 /** Each scenario in each dialect it runs in: the rows of the tables, in order. */
 const runsOf = (scenarios: Scenario[]) =>

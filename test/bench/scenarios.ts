@@ -4,6 +4,9 @@
 /** A dialect of the reference upstream the scenarios run against (../shared/upstream-notes.md). */
 export type BenchDialect = 'spec' | 'posthog' | 'posthog-2026';
 
+/** The reference upstream's dialects, in the order the bench runs them. */
+export const DIALECTS: readonly BenchDialect[] = ['spec', 'posthog', 'posthog-2026'];
+
 /**
  * Each dialect's key: mid-2024 PostHog refuses important_changes to every scoped key (the
  * combined view reads it), so its scenarios call with the unscoped legacy key; today's PostHog
