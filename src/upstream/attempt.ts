@@ -3,7 +3,7 @@
 // AttemptFailure saying whether the retry policy may try again (retry.ts).
 import type { GraphQLError } from 'graphql';
 import { malformedUpstreamBody, upstreamTimeout } from '../errors/codes.ts';
-import { decodeUtf8, readChunks } from './answer-body.ts';
+import { decodeUtf8 } from './answer-body.ts';
 import type { CallerOptions, UpstreamCall, UpstreamResponse } from './call.ts';
 import type { UpstreamConnections } from './connections.ts';
 import {
@@ -12,6 +12,7 @@ import {
   unknownWriteOutcome,
   upstreamStatusError,
 } from './errors.ts';
+import { Exchange } from './exchange.ts';
 import { RequestDeadline } from './request-signal.ts';
 import {
   isRetryableMethod,
@@ -20,7 +21,6 @@ import {
   type RetryReason,
   retryAfterSeconds,
 } from './retry.ts';
-import { requestOn } from './undici-pool.ts';
 
 export const USER_AGENT = 'destinations-graphql-gateway/0.1';
 
@@ -100,27 +100,30 @@ export async function attempt(
   const started = performance.now();
   let status: number | null = null;
   let errorCode: string | null = null;
+  let exchange: Exchange | null = null;
   try {
-    const response = await requestOn(settings.connections.pool, {
-      path: `${call.path}${queryString(call.query)}`,
-      method: call.method,
-      headers,
-      body,
-      signal: caller.signal,
-      // Only what undici schedules by: over HTTP/2 it would hold a write until every other stream
-      // on its connection had finished, and hold the calls behind the write too. undici never
-      // sends a call again here (no retry handler; a call whose stream or connection fails is
-      // failed, never written again); retry.ts decides what is tried again, and writes are not.
-      idempotent: true,
-      headersTimeout: Math.min(settings.headersTimeoutMs, Math.max(1, remaining)),
-      bodyTimeout: settings.bodyTimeoutMs,
-    });
-    status = response.statusCode;
-    const chunks = await readChunks(
-      response.body,
-      response.headers['content-length'],
+    exchange = new Exchange(
+      settings.connections.pool,
+      {
+        path: `${call.path}${queryString(call.query)}`,
+        method: call.method,
+        headers,
+        body,
+        // Only what undici schedules by: over HTTP/2 it would hold a write until every other
+        // stream on its connection had finished, and hold the calls behind the write too. undici
+        // never sends a call again here (no retry handler; a call whose stream or connection
+        // fails is failed, never written again); retry.ts decides what is tried again, and
+        // writes are not.
+        idempotent: true,
+        headersTimeout: Math.min(settings.headersTimeoutMs, Math.max(1, remaining)),
+        bodyTimeout: settings.bodyTimeoutMs,
+      },
+      caller.signal,
       settings.maxResponseBytes,
     );
+    const response = await exchange.done;
+    status = response.statusCode;
+    const { chunks } = response;
     const contentType = String(response.headers['content-type'] ?? '');
     if (status >= 400) {
       const failure = statusFailure(
@@ -136,6 +139,8 @@ export async function attempt(
     const parsed = call.parseAnswer === false ? null : parseBody(decodeUtf8(chunks), contentType);
     return { status, contentType, body: parsed, chunks };
   } catch (error) {
+    // Failed after the answer's head came: on the way back, not before the upstream saw it.
+    status = exchange?.status ?? null;
     const failure = error instanceof AttemptFailure ? error : transportFailure(call, caller, status, error);
     errorCode = failure.error.extensions.code as string;
     return failure;
