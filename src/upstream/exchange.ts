@@ -62,7 +62,8 @@ export class Exchange {
       this.resolve = resolve;
       this.reject = reject;
     });
-    signal.once('abort', this.onAbort);
+    // Removed when the call settles, however it does: `on`, not `once`, which wraps each listener.
+    signal.on('abort', this.onAbort);
     pool.dispatch(options, this as unknown as Dispatcher.DispatchHandler);
   }
 

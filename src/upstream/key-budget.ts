@@ -62,6 +62,8 @@ const overBudget = (waitMs: number) =>
 
 export class KeyBudget {
   private readonly keys = new Map<KeyHash, KeyState>();
+  /** The key stateOf saw last, which it left as the map's last entry. */
+  private lastKey: KeyHash | null = null;
   /** About a second's worth of the tighter limit. */
   private readonly sliceSize: number;
 
@@ -189,9 +191,13 @@ export class KeyBudget {
   private stateOf(key: KeyHash): KeyState {
     let state = this.keys.get(key);
     if (state) {
-      // Most recently used last: the first entry is the first to drop.
-      this.keys.delete(key);
-      this.keys.set(key, state);
+      // Most recently used last: the first entry is the first to drop. A key used again right
+      // after itself (every call of one operation) is last already: moving it again only
+      // churned the map's table, a rehash every few hundred calls.
+      if (key !== this.lastKey) {
+        this.keys.delete(key);
+        this.keys.set(key, state);
+      }
     } else {
       if (this.keys.size >= MAX_KEYS) this.dropOne();
       state = {
@@ -203,6 +209,7 @@ export class KeyBudget {
       };
       this.keys.set(key, state);
     }
+    this.lastKey = key;
     return state;
   }
 

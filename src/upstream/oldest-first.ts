@@ -72,7 +72,8 @@ export class OldestFirstGate {
         this.cancelled++;
         waiter.settle(false);
       };
-      signal.once('abort', onAbort);
+      // Taken off when the waiter settles, however it does: `on`, not `once`, which wraps it.
+      signal.on('abort', onAbort);
       this.push(waiter);
     });
   }
