@@ -62,6 +62,11 @@ export class Exchange {
       this.resolve = resolve;
       this.reject = reject;
     });
+    // Aborted already: nothing is sent.
+    if (signal.aborted) {
+      this.onError(reasonOf(signal.reason));
+      return;
+    }
     // Removed when the call settles, however it does: `on`, not `once`, which wraps each listener.
     signal.on('abort', this.onAbort);
     pool.dispatch(options, this as unknown as Dispatcher.DispatchHandler);

@@ -6,7 +6,7 @@
 
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { Exchange } from '../../src/upstream/exchange.ts';
 import { type Harness, startHarness } from '../harness.ts';
@@ -51,6 +51,9 @@ describe('an upstream call in flight', { timeout: 30_000 }, () => {
       latencyMs: 1_000,
     });
   });
+  afterEach(() => {
+    h.upstream.faults.latency = { latencyMs: 0, jitterMs: 0 };
+  });
   afterAll(async () => {
     await h.close();
     await tlsUpstream.close();
@@ -68,7 +71,6 @@ describe('an upstream call in flight', { timeout: 30_000 }, () => {
     expect(count.handlers()).toBe(0);
     expect(count.bodies()).toBe(0);
     const { body } = await answer;
-    h.upstream.faults.latency = { latencyMs: 0, jitterMs: 0 };
     expect(body).toEqual(expected.body);
     expect(count.exchanges()).toBe(0);
   });
