@@ -1,7 +1,7 @@
 // One upstream request and its whole answer, through undici's dispatcher: the status, the
 // headers, and the body as the chunks undici received. undici's `request()` hands the body over
 // as a Readable stream, which an answer read whole and at once does not need: a stream's state,
-// four listeners and a promise per call, each kept while the call waits: what lives across a
+// four listeners and a promise per call, each kept while the call waits. What lives across a
 // young-generation GC is most of what a short upstream call costs the gateway above a
 // hand-written resolver (docs/performance.md, "Where the gateway costs more than bare yoga").
 // What `request()` did that matters here is kept: the GraphQL request's signal aborts
@@ -105,11 +105,13 @@ export class Exchange {
     if (this.settle()) this.reject(error);
   }
 
-  /** Aborted before undici took the call: it aborts it as it connects it (onConnect). */
+  /**
+   * Through undici once it has the call (it then tells onError); before that, failed here and
+   * now, and undici aborts it when it comes to connect it (onConnect).
+   */
   private abort(reason: unknown): void {
     const error = reasonOf(reason);
     if (this.abortCall) this.abortCall(error);
-    // undici tells onError of an abort; a call not yet connected is failed here and now.
     else this.onError(error);
   }
 

@@ -14,6 +14,8 @@ const QUICK = process.argv.includes('--quick');
 export const ROUNDS = QUICK ? 1 : 4;
 export const SECONDS = QUICK ? 2 : 5;
 export const CONNECTIONS = 50;
+
+export const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 /** Untimed load right before each round (run.ts says why). */
 export const WARM_UP_SECONDS = QUICK ? 1 : 2;
 

@@ -11,6 +11,7 @@ import {
   check,
   control,
   type Figures,
+  mean,
   measure,
   ROUNDS,
   SECONDS,
@@ -56,7 +57,6 @@ function scenarioOfArguments(): { scenario: Scenario; dialect: BenchDialect; sec
   };
 }
 
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 
 async function main() {

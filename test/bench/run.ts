@@ -34,6 +34,7 @@ import {
   check,
   control,
   type Figures,
+  mean,
   measure,
   ROUNDS,
   runningIn,
@@ -82,8 +83,6 @@ function installRivals() {
     stdio: 'inherit',
   });
 }
-
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 interface Result {
   scenario: string;
