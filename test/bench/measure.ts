@@ -14,10 +14,11 @@ const QUICK = process.argv.includes('--quick');
 export const ROUNDS = QUICK ? 1 : 4;
 export const SECONDS = QUICK ? 2 : 5;
 export const CONNECTIONS = 50;
-
-export const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 /** Untimed load right before each round (run.ts says why). */
 export const WARM_UP_SECONDS = QUICK ? 1 : 2;
+
+/** The mean of a scenario's rounds, as run.ts and one-query.ts report them. */
+export const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 export async function control(upstreamUrl: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${upstreamUrl}/__control/${path}`, {
