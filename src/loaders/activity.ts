@@ -7,6 +7,17 @@ import { PATHS } from '../upstream/paths.ts';
 import type { ActivityEntryRecord, ImportantChangesRecord } from '../upstream/records.ts';
 import { jsonKey, type PerKeyLoader, perKeyLoader } from './one-at-a-time.ts';
 
+/** One cache key for one upstream read, however the filters were spelt (absent, null). */
+const pageCacheKey = ({ projectId, cursor, filters, follow }: ActivityPageKey) =>
+  JSON.stringify([
+    projectId,
+    cursor,
+    filters.scope ?? null,
+    filters.itemId ?? null,
+    filters.userId ?? null,
+    !!follow,
+  ]);
+
 export interface ActivityFilters {
   scope?: string | null;
   itemId?: string | null;
@@ -60,8 +71,17 @@ export class Activity {
         parseAnswer: false,
       });
       return normalizeCursorPage(answer, (raw) => normalizeEntry(raw, projectId));
-    }, jsonKey);
+    }, pageCacheKey);
     return this.pageLoader.load(key);
+  }
+
+  /**
+   * The first page of the project's log, whole or of one scope, if this request reads it already
+   * (loaders/activity-heads.ts finds an item's newest entries there). Never starts a read.
+   */
+  firstPageRead(projectId: string, scope: string): Promise<CursorPage<ActivityEntryRecord>> | undefined {
+    const first = (filters: ActivityFilters) => this.pageLoader?.peek({ projectId, cursor: null, filters });
+    return first({}) ?? first({ scope });
   }
 
   /** GET …/activity_log/important_changes/ (unread=true when only the unread are wanted). */

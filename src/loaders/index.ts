@@ -95,7 +95,7 @@ class RequestLoaders implements Loaders {
     return this.#activity;
   }
   get activityHeads() {
-    this.#activityHeads ??= new ActivityHeads(this.upstream, this.kept.upstreamFeatures);
+    this.#activityHeads ??= new ActivityHeads(this.upstream, this.kept.upstreamFeatures, this.activity);
     return this.#activityHeads;
   }
   get hogFunctions() {

@@ -29,6 +29,11 @@ export class PerKeyLoader<K, V, C = K> {
     return loaded;
   }
 
+  /** The load of `key` if this request started one, without starting it. */
+  peek(key: K): Promise<V> | undefined {
+    return this.loads.get(this.cacheKeyFn(key));
+  }
+
   /** Holds `value` for `key` unless the key is loaded or loading already (as DataLoader's prime). */
   prime(key: K, value: V): this {
     const cacheKey = this.cacheKeyFn(key);

@@ -104,6 +104,27 @@ export class ScannedPage {
   }
 
   /**
+   * The text of each string member `name` written as `"name":"text"` anywhere in the answer (no
+   * space, as PostHog's compact JSON has it), found by a native search without walking the
+   * entries: for counting what a page mentions, not for reading it. A string with escapes comes
+   * out as written, so it equals no plain text; a member written otherwise is not found.
+   */
+  stringMembers(name: string): string[] {
+    const bytes = this.bytes;
+    // Searched from the name on: a needle that starts with a quote stops at every quote.
+    const needle = Buffer.from(`${name}":"`);
+    const found: string[] = [];
+    for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + needle.length)) {
+      if (bytes[at - 1] !== QUOTE) continue;
+      const from = at + needle.length;
+      const to = bytes.indexOf(QUOTE, from);
+      if (to < 0) break;
+      found.push(bytes.toString('utf8', from, to));
+    }
+    return found;
+  }
+
+  /**
    * Member `name` of entry `index` (has(index) is true), parsed, without parsing the rest of the
    * entry and reading no further than that member: a config's id (its first member), to index a
    * list page by. undefined when the entry is not an object, has no such member or it is not

@@ -89,6 +89,11 @@ class PageEntries<T> {
     return head;
   }
 
+  /** ScannedPage.stringMembers; null once the page's bytes are let go (every entry read). */
+  stringMembers(name: string): string[] | null {
+    return this.scanned?.stringMembers(name) ?? null;
+  }
+
   /**
    * Member `name` of the entry at `index` as the upstream sent it, the entry left unparsed; for
    * an entry not read yet (isRead is false), whose page therefore still holds its bytes.
