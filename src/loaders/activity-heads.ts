@@ -43,10 +43,13 @@ export class ActivityHeads {
   ) {}
 
   load(key: ItemHeadKey): Promise<ItemHead> {
-    const logPage = this.activity.firstPageRead(key.projectId, key.scope);
+    // PostHog ignores an empty filter: such an item's own list is not its entries of the page.
+    const logPage =
+      key.scope && key.itemId ? this.activity.firstPageRead(key.projectId, key.scope) : undefined;
     if (!logPage) return this.readTogether(key);
     // A log page that failed, or holds an entry it cannot read, serves no item: they are read
-    // as if the page had not been.
+    // as if the page had not been. An item the page cannot serve is read once the page is in
+    // (it was asked for in the same round as the items' list, so it is in about as soon).
     return logPage.then(
       (page) => {
         try {
@@ -134,7 +137,10 @@ export function headOnPage(page: CursorPage<ActivityEntryRecord>, key: ItemHeadK
   for (let i = 0; i < items.length; i++) {
     if (items[i] !== item) continue;
     if (entries.length === key.first) return { entries, more: true };
-    entries.push(page.at(i));
+    const entry = page.at(i);
+    // Its members read where JSON.parse keeps another (a name written twice): the page is not used.
+    if (entry.scope !== key.scope || entry.itemId !== key.itemId) throw new Error('entry read two ways');
+    entries.push(entry);
   }
   return page.nextCursor === null ? { entries, more: false } : null;
 }
@@ -162,15 +168,18 @@ function mentions(page: CursorPage<ActivityEntryRecord>, itemId: string): number
   return counts.get(itemId) ?? 0;
 }
 
-/** Each entry's item (`scope\nitem_id`), found once a page for all the items looked up there. */
-const itemsByPage = new WeakMap<CursorPage<ActivityEntryRecord>, string[]>();
+/**
+ * Each entry's item (`scope\nitem_id`; null for an entry of no item, which no item's list holds),
+ * found once a page for all the items looked up there.
+ */
+const itemsByPage = new WeakMap<CursorPage<ActivityEntryRecord>, (string | null)[]>();
 
 /**
  * A page's entries' items, read from their `scope` and `item_id` members without parsing the
  * entries (the page's other items' entries are most of it); an entry whose members are not plain
  * JSON strings and numbers there is parsed, and read as the item's own list would read it.
  */
-function itemsOf(page: CursorPage<ActivityEntryRecord>): string[] {
+function itemsOf(page: CursorPage<ActivityEntryRecord>): (string | null)[] {
   let items = itemsByPage.get(page);
   if (items) return items;
   items = [];
@@ -181,7 +190,7 @@ function itemsOf(page: CursorPage<ActivityEntryRecord>): string[] {
       items.push(`${scope}\n${itemId}`);
     else {
       const entry = page.at(i);
-      items.push(`${entry.scope}\n${entry.itemId}`);
+      items.push(entry.itemId === null ? null : `${entry.scope}\n${entry.itemId}`);
     }
   }
   itemsByPage.set(page, items);

@@ -53,7 +53,14 @@ export class Activity {
   private pageLoader?: PerKeyLoader<ActivityPageKey, CursorPage<ActivityEntryRecord>, string>;
   private importantLoader?: PerKeyLoader<ImportantChangesKey, ImportantChangesRecord, string>;
 
-  constructor(private readonly upstream: CallerUpstream) {}
+  /** Each first page read for items' newest entries: the writes this request had sent when it was. */
+  private readonly firstPagesAt = new Map<string, number>();
+
+  constructor(
+    private readonly upstream: CallerUpstream,
+    /** How many writes this request has sent (loaders/index.ts counts them). */
+    private readonly writesSent: () => number,
+  ) {}
 
   /** A page of the log, newest first: from the top (cursor null) or where a cursor points. */
   page(key: ActivityPageKey): Promise<CursorPage<ActivityEntryRecord>> {
@@ -72,15 +79,23 @@ export class Activity {
       });
       return normalizeCursorPage(answer, (raw) => normalizeEntry(raw, projectId));
     }, pageCacheKey);
+    if (key.cursor === null && !this.pageLoader.peek(key))
+      this.firstPagesAt.set(pageCacheKey(key), this.writesSent());
     return this.pageLoader.load(key);
   }
 
   /**
    * The first page of the project's log, whole or of one scope, if this request reads it already
-   * (loaders/activity-heads.ts finds an item's newest entries there). Never starts a read.
+   * (loaders/activity-heads.ts finds an item's newest entries there). Never starts a read. Not a
+   * page read before a write this request sent since (a mutation's later field): the write may
+   * have added entries the page lacks.
    */
   firstPageRead(projectId: string, scope: string): Promise<CursorPage<ActivityEntryRecord>> | undefined {
-    const first = (filters: ActivityFilters) => this.pageLoader?.peek({ projectId, cursor: null, filters });
+    const first = (filters: ActivityFilters) => {
+      const key = { projectId, cursor: null, filters };
+      const page = this.pageLoader?.peek(key);
+      return page && this.firstPagesAt.get(pageCacheKey(key)) === this.writesSent() ? page : undefined;
+    };
     return first({}) ?? first({ scope });
   }
 

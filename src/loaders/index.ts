@@ -69,10 +69,22 @@ class RequestLoaders implements Loaders {
   #batchExportWrites?: BatchExportWrites;
   #destinations?: Destinations;
 
+  /** Writes this request has sent (any method but GET): what was read before one may be stale. */
+  #writes = 0;
+  private readonly upstream: CallerUpstream;
+
   constructor(
-    private readonly upstream: CallerUpstream,
+    upstream: CallerUpstream,
     private readonly kept: KeptAcrossRequests,
-  ) {}
+  ) {
+    this.upstream = {
+      request: (call) => {
+        if (call.method !== 'GET') this.#writes++;
+        return upstream.request(call);
+      },
+      keyHash: () => upstream.keyHash(),
+    };
+  }
 
   get projects() {
     this.#projects ??= new Projects(this.upstream);
@@ -91,7 +103,7 @@ class RequestLoaders implements Loaders {
     return this.#configWrites;
   }
   get activity() {
-    this.#activity ??= new Activity(this.upstream);
+    this.#activity ??= new Activity(this.upstream, () => this.#writes);
     return this.#activity;
   }
   get activityHeads() {

@@ -5,7 +5,10 @@
 // at 00f399d, get_queryset; advanced_activity_logs/viewset.py at 1b10cf8), so those entries are
 // the item's own log's newest. Where the page may not hold them the item is read as before.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { headOnPage } from '../../src/loaders/activity-heads.ts';
 import type { Dialect } from '../../src/reference-upstream/dialect.ts';
+import { normalizeEntry } from '../../src/upstream/normalize.ts';
+import { normalizeCursorPage } from '../../src/upstream/pages.ts';
 import { type Harness, startHarness } from '../harness.ts';
 
 const ACTIVITY =
@@ -108,5 +111,81 @@ describe('a log page the items’ entries cannot come from', () => {
     );
     expect(body.errors).toBeUndefined();
     expect(activityReads(h)).toEqual(['/api/projects/2/activity_log/?scope=PluginConfig']);
+  });
+
+  it('a write after the log was read: an item’s activity asked for after it is read anew', async () => {
+    h.upstream.clearRequests();
+    const listed = await h.gql(
+      '{ project(projectId: "2") { destinationConfigs(first: 1) { edges { node { id databaseId } } } } }',
+    );
+    const { id, databaseId } = listed.body.data.project.destinationConfigs.edges[0].node;
+    // Mutation fields run one after the other: b's write comes after a's log page was read.
+    const { body } = await h.gql(
+      `mutation($id: ID!) {
+        a: updateDestinationConfig(input: {id: $id, enabled: false}) { destinationConfig { project { activityLog(first: 5) { edges { node { id } } } } } }
+        b: updateDestinationConfig(input: {id: $id, enabled: true}) { destinationConfig { activity(first: 1) { edges { node { id } } } } }
+      }`,
+      { id },
+    );
+    expect(body.errors).toBeUndefined();
+    const own = await fetch(
+      `${h.upstream.url}/api/projects/2/activity_log/?scope=PluginConfig&item_id=${databaseId}`,
+      {
+        headers: { authorization: 'Bearer phx_full' },
+      },
+    );
+    const newest = ((await own.json()) as { results: { id: string }[] }).results[0]!.id;
+    expect(
+      body.data.b.destinationConfig.activity.edges.map((e: { node: { id: string } }) => e.node.id),
+    ).toEqual([newest]);
+  });
+});
+
+describe('an item’s entries on a log page', () => {
+  const entry = (id: number, scope: string, itemId: unknown, extra = '') =>
+    `{"id":"e${id}","activity":"updated","scope":"${scope}","item_id":${JSON.stringify(itemId)}${extra},"created_at":"2026-01-0${id}T00:00:00Z"}`;
+  const page = (entries: string[], next: string | null) =>
+    normalizeCursorPage(
+      {
+        chunks: [
+          Buffer.from(`{"next":${JSON.stringify(next)},"previous":null,"results":[${entries.join(',')}]}`),
+        ],
+      },
+      (raw) => normalizeEntry(raw, '1'),
+    );
+  const key = (itemId: string, first = 1) => ({ projectId: '1', scope: 'PluginConfig', itemId, first });
+  const NEXT = 'http://upstream/api/projects/1/activity_log/?cursor=cD0x';
+
+  it('serves an item’s entries and whether it has more, by scope and id', () => {
+    const p = page(
+      [
+        entry(1, 'Insight', '7'),
+        entry(2, 'PluginConfig', '7'),
+        entry(3, 'PluginConfig', 7),
+        entry(4, 'PluginConfig', '8'),
+      ],
+      null,
+    );
+    expect(headOnPage(p, key('7'))).toEqual({ entries: [expect.objectContaining({ id: 'e2' })], more: true });
+    expect(headOnPage(p, key('7', 2))?.entries.map((e) => e.id)).toEqual(['e2', 'e3']);
+    expect(headOnPage(p, key('9'))).toEqual({ entries: [], more: false });
+  });
+
+  it('never serves an entry of no item to an item named "null"', () => {
+    expect(headOnPage(page([entry(1, 'PluginConfig', null)], null), key('null'))).toEqual({
+      entries: [],
+      more: false,
+    });
+  });
+
+  it('says nothing of an item with too few entries on a page with more after it', () => {
+    const p = page([entry(1, 'PluginConfig', '7'), entry(2, 'PluginConfig', '8')], NEXT);
+    expect(headOnPage(p, key('7'))).toBeNull();
+    expect(headOnPage(p, key('9'))).toBeNull();
+  });
+
+  it('refuses a page whose entry names its item twice (JSON.parse keeps the last)', () => {
+    const twice = entry(1, 'PluginConfig', '7', ',"item_id":"8"');
+    expect(() => headOnPage(page([twice], null), key('7'))).toThrow();
   });
 });
