@@ -9,6 +9,7 @@ import type { DemoUpstream } from './graphiql-page.ts';
 import { createHttpServer } from './http-server.ts';
 import { CURRENT_PROJECT } from './ids.ts';
 import { LiveServices } from './live/services.ts';
+import { closeTakenConnections } from './live/taken-connection.ts';
 import { UpstreamFeatures } from './loaders/upstream-features.ts';
 import { loadTracing } from './observability/load-tracing.ts';
 import { createLogger } from './observability/operation-log.ts';
@@ -119,7 +120,11 @@ export async function startGateway(
     live.closeAll();
     await websocket.close();
     server.closeIdleConnections();
-    const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+    const cut = setTimeout(() => {
+      server.closeAllConnections();
+      // SSE subscribers' connections are no longer node's to close (live/taken-connection.ts).
+      closeTakenConnections(server);
+    }, config.shutdownGraceMs);
     await closed;
     clearTimeout(cut);
     await client.close();

@@ -12,7 +12,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import type { Gateway } from './app.ts';
-import { writeEventStream } from './live/sse-writer.ts';
+import { Subscriber } from './live/shared-streams.ts';
+import { eventStreamOf, writeEvents } from './live/sse-writer.ts';
+import { canTake, TakenConnection } from './live/taken-connection.ts';
 
 /** Whether the request is one that may be answered with an event stream. */
 function asksForEventStream(req: IncomingMessage): boolean {
@@ -89,11 +91,21 @@ function headOf(response: Response, close: boolean): string[] {
  * is. The head is given to writeHead whole, as a list: node then keeps only the head's text for
  * as long as the response is open, not a map of every header besides (an open event stream holds
  * its response for as long as its subscriber stays).
+ *
+ * A shared subscriber's stream is written to its connection, taken from node's HTTP server once
+ * the head is out (live/taken-connection.ts), and the head says the connection closes after it.
+ * Only a shared subscriber's: its request's lifetime has ended (shared-live-work.ts), where any
+ * other stream's still watches node's response for its client leaving (context.ts).
  */
 function send(response: Response, res: ServerResponse, close: boolean): void {
+  const results = eventStreamOf(response);
+  const takes = results instanceof Subscriber && canTake(res);
   if (!res.destroyed)
-    res.writeHead(response.status, response.statusText || undefined, headOf(response, close));
-  if (writeEventStream(response, res)) return;
+    res.writeHead(response.status, response.statusText || undefined, headOf(response, close || takes));
+  if (results) {
+    writeEvents(results, (takes && TakenConnection.take(res)) || res);
+    return;
+  }
   if (res.destroyed) {
     discard(response.body);
     return;

@@ -6,7 +6,7 @@
 //   same result to all its subscribers: shared-streams.ts);
 // - one timer pings every stream, not a timer per stream;
 // - the body is a plain Node stream, read by the HTTP response as it drains.
-import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -150,8 +150,22 @@ class SseBody extends Readable implements Pingable {
 }
 
 /**
- * The same stream written straight to node's response (sse-door.ts): no Readable, no pipe, one
- * listener on the response, a `drain` listener only while the client is behind. A subscriber of
+ * Where sse-door.ts has an event stream written: node's response, or the connection taken from it
+ * (taken-connection.ts).
+ */
+export interface EventSink {
+  readonly socket: Pick<Socket, 'setKeepAlive'> | null;
+  readonly destroyed: boolean;
+  readonly writableLength: number;
+  write(bytes: Buffer): boolean;
+  end(bytes: Buffer): void;
+  destroy(): void;
+  once(event: 'close' | 'drain', listener: () => void): unknown;
+}
+
+/**
+ * The same stream written straight to node's response or its connection (sse-door.ts): no
+ * Readable, no pipe, one listener on it, a `drain` listener only while the client is behind. A subscriber of
  * a shared stream is read by being told of each result (ResultReader), not by a promise per
  * result: what an open subscriber holds besides its connection is this object and its place in
  * the stream.
@@ -162,7 +176,7 @@ class ResponseEvents implements Pingable, ResultReader {
 
   constructor(
     private readonly results: AsyncIterator<ExecutionResult>,
-    private readonly res: ServerResponse,
+    private readonly res: EventSink,
   ) {}
 
   start(): void {
@@ -235,16 +249,15 @@ class ResponseEvents implements Pingable, ResultReader {
   }
 }
 
-/**
- * Writes the body of `response`, if it is an event stream answered here, to node's response
- * (whose head is written); false when it is another body.
- */
-export function writeEventStream(response: Response, res: ServerResponse): boolean {
-  const results = eventStreams.get(response);
-  if (!results) return false;
-  if (res.destroyed) void Promise.resolve(results.return?.()).catch(() => {});
-  else new ResponseEvents(results, res).start();
-  return true;
+/** The results of `response`, if it is an event stream answered here, for sse-door.ts to write. */
+export function eventStreamOf(response: Response): AsyncIterator<ExecutionResult> | undefined {
+  return eventStreams.get(response);
+}
+
+/** Writes an event stream's results to `sink` (node's response or its connection), head written. */
+export function writeEvents(results: AsyncIterator<ExecutionResult>, sink: EventSink): void {
+  if (sink.destroyed) void Promise.resolve(results.return?.()).catch(() => {});
+  else new ResponseEvents(results, sink).start();
 }
 
 /**

@@ -1,0 +1,154 @@
+// A shared subscriber's SSE stream is written to its connection, taken from node's HTTP server
+// once the head is out (src/live/taken-connection.ts): what an open subscriber holds is its socket
+// and its place in the stream, not node's request, response and HTTP parser. What node's server
+// did for the connection is done after it is taken: chunked framing, the end of the stream, the
+// client's half-close, bytes the client sends after its request, the shutdown's cut.
+
+import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { connect, type Socket } from 'node:net';
+import v8 from 'node:v8';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { closeTakenConnections, TakenConnection } from '../../src/live/taken-connection.ts';
+import { type Harness, startHarness } from '../harness.ts';
+import { rawSse, until } from './clients.ts';
+
+const FEED = 'subscription { activityAdded(projectId: "1") { id activity } }';
+const WRITE =
+  'mutation { createDestinationConfig(input: { projectId: "1", plugin: 1, order: 3, name: "Heard" }) { destinationConfig { id } } }';
+const SUBSCRIBERS = 200;
+
+const { HTTPParser } = createRequire(import.meta.url)('_http_common') as { HTTPParser: new () => unknown };
+
+/** Live objects of the class (after a full garbage collection). */
+const live = (kind: abstract new (...args: never[]) => unknown) =>
+  v8.queryObjects(kind as never, { format: 'count' }) as number;
+
+/** A subscriber on a socket of its own: the request as written, and every byte it hears. */
+function rawSubscriber(url: string, version = '1.1', query = FEED) {
+  const { hostname, port } = new URL(url);
+  const body = JSON.stringify({ query });
+  const socket: Socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
+  let text = '';
+  let closed = false;
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => (text += chunk));
+  // The server's end of the connection (this client half-closes only when a test says so).
+  socket.on('end', () => (closed = true));
+  socket.on('error', () => {});
+  socket.write(
+    `POST /graphql HTTP/${version}\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n` +
+      `accept: text/event-stream\r\nauthorization: Bearer phx_full\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  return {
+    socket,
+    text: () => text,
+    head: () => text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase(),
+    body: () => text.slice(text.indexOf('\r\n\r\n') + 4),
+    closed: () => closed,
+  };
+}
+
+describe('a shared SSE subscriber’s connection, taken from node', { timeout: 60_000 }, () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      env: { ACTIVITY_POLL_MS: '60000', MAX_SUBSCRIPTIONS_PER_KEY: String(SUBSCRIBERS), LOG_LEVEL: 'silent' },
+    });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.reset());
+
+  it(`holds no request, response or HTTP parser of node's: ${SUBSCRIBERS} subscribers, each still hears the event`, async () => {
+    const before = {
+      requests: live(IncomingMessage),
+      responses: live(ServerResponse),
+      parsers: live(HTTPParser),
+    };
+    const streams = Array.from({ length: SUBSCRIBERS }, () => rawSse(h, 'phx_full', FEED, {}));
+    await Promise.all(streams.map((s) => s.ready));
+    await until(() => h.live.slots.open === SUBSCRIBERS, 'every slot');
+
+    // This process's clients (rawSse, node's http client) hold an IncomingMessage and a parser
+    // each, reading their streams; a server that kept its own would hold twice as many.
+    expect(live(ServerResponse) - before.responses).toBeLessThan(10);
+    expect(live(IncomingMessage) - before.requests).toBeLessThan(SUBSCRIBERS + 10);
+    expect(live(HTTPParser) - before.parsers).toBeLessThan(SUBSCRIBERS + 10);
+
+    await h.gql(WRITE, {}, 'phx_full');
+    await until(() => streams.every((s) => s.events.length === 1), 'the event on every stream');
+    expect(new Set(streams.map((s) => s.events[0])).size).toBe(1);
+    for (const s of streams) s.close();
+    await until(() => h.live.slots.open === 0, 'every slot given back');
+  });
+
+  it('says the connection closes after the stream, frames it in chunks, and drops what the client sends after its request', async () => {
+    const subscriber = rawSubscriber(h.url);
+    await until(() => subscriber.body().startsWith('3\r\n:\n\n\r\n'), 'the first ping, as a chunk');
+    expect(subscriber.head()).toMatch(/^http\/1\.1 200/);
+    expect(subscriber.head()).toContain('\r\nconnection: close');
+    expect(subscriber.head()).toContain('\r\ntransfer-encoding: chunked');
+    // Not a request node would answer (or refuse, closing the stream): read and dropped.
+    subscriber.socket.write('not http at all\r\n\r\nGET /graphql HTTP/1.1\r\nhost: x\r\n\r\n');
+
+    await h.gql(WRITE, {}, 'phx_full');
+    await until(() => subscriber.body().includes('event: next'), 'the event');
+    expect(subscriber.closed()).toBe(false);
+    expect(subscriber.text().match(/HTTP\/1\.1/g)).toHaveLength(1);
+    subscriber.socket.destroy();
+    await until(() => h.live.slots.open === 0, 'the slot given back');
+  });
+
+  it('ends the stream when the client half-closes, as node ends a response then', async () => {
+    const subscriber = rawSubscriber(h.url);
+    await until(() => h.live.slots.open === 1, 'the slot');
+    subscriber.socket.end();
+    await until(() => subscriber.closed(), 'the connection closed');
+    await until(() => h.live.slots.open === 0, 'the slot given back');
+  });
+
+  it('writes an HTTP/1.0 client’s stream unframed, and closes it after', async () => {
+    const subscriber = rawSubscriber(h.url, '1.0');
+    await until(() => subscriber.body().startsWith(':\n\n'), 'the first ping');
+    expect(subscriber.head()).not.toContain('transfer-encoding');
+    await h.gql(WRITE, {}, 'phx_full');
+    await until(() => subscriber.body().includes('event: next'), 'the event');
+    expect(subscriber.body()).toMatch(/^:\n\nevent: next\ndata: \{/);
+    subscriber.socket.destroy();
+    await until(() => h.live.slots.open === 0, 'the slot given back');
+  });
+
+  it('completes at shutdown: the complete event, the last chunk, and the connection closed', async () => {
+    const chunked = rawSubscriber(h.url);
+    const unframed = rawSubscriber(h.url, '1.0');
+    await until(() => h.live.slots.open === 2, 'both slots');
+    h.live.closeAll();
+    await until(() => chunked.closed() && unframed.closed(), 'both connections closed');
+    expect(chunked.body().endsWith('17\r\nevent: complete\ndata:\n\n\r\n0\r\n\r\n')).toBe(true);
+    expect(unframed.body().endsWith(':\n\nevent: complete\ndata:\n\n')).toBe(true);
+  });
+});
+
+describe('closeTakenConnections', () => {
+  let server: Server;
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it("closes the connections a server's responses gave up, which node's closeAllConnections no longer reaches", async () => {
+    server = createServer((req, res) => {
+      // Once the request is read to its end, as the gateway's door takes a connection.
+      req.resume().on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream', connection: 'close' });
+        TakenConnection.take(res)?.write(Buffer.from(':\n\n'));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const subscriber = rawSubscriber(`http://127.0.0.1:${port}/graphql`);
+    await until(() => subscriber.body().startsWith('3\r\n:\n\n\r\n'), 'the ping');
+    server.closeAllConnections();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(subscriber.closed()).toBe(false);
+    closeTakenConnections(server);
+    await until(() => subscriber.closed(), 'the connection closed');
+  });
+});
