@@ -92,10 +92,11 @@ function headOf(response: Response, close: boolean): string[] {
  * as long as the response is open, not a map of every header besides (an open event stream holds
  * its response for as long as its subscriber stays).
  *
- * A shared subscriber's stream is written to its connection, taken from node's HTTP server once
- * the head is out (live/taken-connection.ts), and the head says the connection closes after it.
- * Only a shared subscriber's: its request's lifetime has ended (shared-live-work.ts), where any
- * other stream's still watches node's response for its client leaving (context.ts).
+ * A subscription's or live query's stream (a Subscriber of live/shared-live-work.ts) is written
+ * to its connection, taken from node's HTTP server once the head is out
+ * (live/taken-connection.ts), and the head says the connection closes after it. Only theirs: their
+ * request's lifetime has ended when they subscribed, where any other stream's (@defer, @stream)
+ * still watches node's response for its client leaving (context.ts).
  */
 function send(response: Response, res: ServerResponse, close: boolean): void {
   const results = eventStreamOf(response);

@@ -1,6 +1,7 @@
-// A shared subscriber's event stream is the last answer its connection gives: once its head is
-// written, the connection is taken from node's HTTP server, as node takes one that upgrades to a
-// WebSocket (its `onParserExecuteCommon`), and the stream is written to the socket itself.
+// A subscriber's event stream (a subscription's, a live query's) is the last answer its
+// connection gives: once its head is written, the connection is taken from node's HTTP server, as
+// node takes one that upgrades to a WebSocket (its `onParserExecuteCommon`), and the stream is
+// written to the socket itself.
 //
 // Why: an open answer keeps, for as long as its subscriber stays, node's whole HTTP machinery for
 // the connection: the request, the response, the HTTP parser (a native object with room for 32

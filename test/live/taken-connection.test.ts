@@ -1,4 +1,4 @@
-// A shared subscriber's SSE stream is written to its connection, taken from node's HTTP server
+// A subscriber's SSE stream (a subscription's, a live query's) is written to its connection, taken from node's HTTP server
 // once the head is out (src/live/taken-connection.ts): what an open subscriber holds is its socket
 // and its place in the stream, not node's request, response and HTTP parser. What node's server
 // did for the connection is done after it is taken: chunked framing, the end of the stream, the
@@ -49,7 +49,7 @@ function rawSubscriber(url: string, version = '1.1', query = FEED) {
   };
 }
 
-describe('a shared SSE subscriber’s connection, taken from node', { timeout: 60_000 }, () => {
+describe('an SSE subscriber’s connection, taken from node', { timeout: 60_000 }, () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
@@ -115,6 +115,22 @@ describe('a shared SSE subscriber’s connection, taken from node', { timeout: 6
     await until(() => subscriber.body().includes('event: next'), 'the event');
     expect(subscriber.body()).toMatch(/^:\n\nevent: next\ndata: \{/);
     subscriber.socket.destroy();
+    await until(() => h.live.slots.open === 0, 'the slot given back');
+  });
+
+  it('takes a live query’s connection too, and leaves @defer’s to node (its request’s work still watches it)', async () => {
+    const liveQuery = rawSubscriber(h.url, '1.1', 'query @live { project(projectId: "1") { name } }');
+    const deferred = rawSubscriber(
+      h.url,
+      '1.1',
+      'query { project(projectId: "1") { name ... @defer { destinationConfigs(first: 1) { totalCount } } } }',
+    );
+    await until(() => liveQuery.body().includes('event: next'), 'the live answer');
+    await until(() => deferred.body().includes('0\r\n\r\n'), 'the deferred answer, whole');
+    expect(liveQuery.head()).toContain('\r\nconnection: close');
+    expect(deferred.head()).toContain('\r\nconnection: keep-alive');
+    liveQuery.socket.destroy();
+    deferred.socket.destroy();
     await until(() => h.live.slots.open === 0, 'the slot given back');
   });
 
