@@ -121,9 +121,9 @@ export async function startGateway(
     await websocket.close();
     server.closeIdleConnections();
     const cut = setTimeout(() => {
-      server.closeAllConnections();
       // SSE subscribers' connections are no longer node's to close (live/taken-connection.ts).
       closeTakenConnections(server);
+      server.closeAllConnections();
     }, config.shutdownGraceMs);
     await closed;
     clearTimeout(cut);

@@ -21,6 +21,8 @@ import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 
 interface NodeHttpParser {
+  /** The request being parsed, or the last one parsed. */
+  incoming: IncomingMessage | null;
   finish(): unknown;
 }
 type FreeParser = (parser: NodeHttpParser, req: IncomingMessage | undefined, socket: Socket) => void;
@@ -62,9 +64,11 @@ function serverListenersOf(socket: Socket): [string, (...args: unknown[]) => voi
 
 /**
  * Whether the response's connection can be taken once its head is written: its request is whole
- * (read to its end, so node's parser is done with it: a parser freed from within its own run is
- * put back in the server's list of connections, without a socket), and node's server is the one
- * this knows.
+ * and the last the connection sent (node's parser holds no later one, pipelined behind it), and
+ * node's server is the one this knows. A parser freed while it still parses a later request (node
+ * runs queued promise reactions from within its parse of a body) is put back in the server's list
+ * of connections without a socket, which node's closeIdleConnections then fails on; and a later
+ * request's response would be left without its connection.
  */
 export function canTake(res: ServerResponse): boolean {
   const socket = res.socket as ServerSocket | null;
@@ -73,7 +77,7 @@ export function canTake(res: ServerResponse): boolean {
     res.req.complete &&
     socket !== null &&
     !socket.destroyed &&
-    !!socket.parser &&
+    socket.parser?.incoming === res.req &&
     socket._httpMessage === res &&
     serverListenersOf(socket) !== null
   );
