@@ -2,7 +2,7 @@
 // upstream calls one operation makes), then autocannon's figures with its CPU time and peak RSS.
 import autocannon from 'autocannon';
 import { CLOCK_TICKS, cpuTicks, type Process, rssBytes } from './processes.ts';
-import { MESH, type Scenario } from './scenarios.ts';
+import { MESH, type Scenario, TAILCALL } from './scenarios.ts';
 
 const QUICK = process.argv.includes('--quick');
 /**
@@ -32,13 +32,22 @@ export async function control(upstreamUrl: string, method: string, path: string,
 export function request(contender: Process, scenario: Scenario) {
   if (contender.name === 'floor')
     return { url: `${contender.url}${scenario.floorPath}`, method: 'GET' as const };
-  const query = contender.name === MESH ? scenario.meshQuery : scenario.query;
+  const query =
+    contender.name === MESH
+      ? scenario.meshQuery
+      : contender.name === TAILCALL
+        ? scenario.tailcallQuery
+        : scenario.query;
   return { url: contender.url, method: 'POST' as const, body: JSON.stringify({ query }) };
 }
 
-/** The contenders that run a scenario: all, but Mesh only where it has a query for it. */
+/** The contenders that run a scenario: all, but Mesh and Tailcall only where they have a query for it. */
 export const runningIn = (contenders: Process[], scenario: Scenario) =>
-  contenders.filter((c) => c.name !== MESH || scenario.meshQuery !== undefined);
+  contenders.filter(
+    (c) =>
+      (c.name !== MESH || scenario.meshQuery !== undefined) &&
+      (c.name !== TAILCALL || scenario.tailcallQuery !== undefined),
+  );
 
 export const CHECKS = 3;
 

@@ -1,9 +1,9 @@
 // npm run bench [-- --quick] [-- --no-rivals] [-- --only <text>] [-- --fan-out 2000,10000]: the gateway side by side with
 // a floor (a bare node:http + undici hop making the same upstream GETs, no GraphQL), a bare yoga
-// server (yoga + graphql-jit, hand-written resolvers) and two rivals: Apollo Server 5 with
-// RESTDataSource over the same resolvers, and GraphQL Mesh over an OpenAPI description of the
-// upstream (both installed on first use under test/bench/rivals/, apart from the gateway's
-// dependencies), under the same load, against the reference upstream in each of its dialects:
+// server (yoga + graphql-jit, hand-written resolvers) and three rivals: Apollo Server 5 with
+// RESTDataSource over the same resolvers, GraphQL Mesh over an OpenAPI description of the
+// upstream, and Tailcall over a configuration of the same REST shapes (all installed on first use
+// under test/bench/rivals/, apart from the gateway's dependencies), under the same load, against the reference upstream in each of its dialects:
 // the interface document's (spec), PostHog's as of mid-2024 (posthog: `config` an object, a page
 // of 100 configs 41 KB) and today's PostHog's (posthog-2026), each scenario in those whose
 // upstream serves what it reads.
@@ -11,8 +11,8 @@
 // In the spec dialect every contender runs: those; the gateway as `npm start` runs it, traced,
 // with 2 workers, sharing state through a Redis with 1, 2 and 4 workers behind its port; the
 // gateway and bare yoga both again with a larger young generation. In PostHog's dialects the
-// variants of the gateway sit out, and so does Mesh (its OpenAPI description is the interface
-// document's): the floor, bare yoga, Apollo and the gateway run there. Each contender runs in
+// variants of the gateway sit out, and so do Mesh and Tailcall (their descriptions are the
+// interface document's): the floor, bare yoga, Apollo and the gateway run there. Each contender runs in
 // its own process; this one is the load generator (autocannon).
 //
 // Per scenario, dialect and contender: req/s, p50/p99 latency, CPU µs per operation (user +
@@ -52,6 +52,7 @@ import {
   stopProcesses,
 } from './processes.ts';
 import { type BenchDialect, DIALECTS, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
+import { startTailcall, tailcallInstalled } from './tailcall.ts';
 
 /** `--only <text>`: just the scenarios whose name contains it. */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
@@ -167,6 +168,7 @@ async function startContenders(
   dialect: BenchDialect,
   upstreamUrl: string,
   withMesh: boolean,
+  withTailcall: boolean,
   redisUrl: string | null,
 ): Promise<Process[]> {
   // Where the traced gateway exports its spans: a sink that reads and drops them.
@@ -183,6 +185,8 @@ async function startContenders(
     const pattern = c.args.includes('dist/main.js') ? GATEWAY_LISTENING : LISTENING;
     started.push(await start(c.name, c.args, { UPSTREAM_URL: upstreamUrl, ...c.env }, pattern));
   }
+  // Tailcall's configuration, like Mesh's description, is the interface document's: spec only.
+  if (withTailcall) started.push(await startTailcall(upstreamUrl));
   return started;
 }
 
@@ -344,7 +348,9 @@ async function main() {
     );
     // Mesh's OpenAPI description is the interface document's: it runs in the spec dialect only.
     const withMesh = RIVALS && dialect === 'spec' && group.some((s) => s.meshQuery !== undefined);
-    const contenders = await startContenders(dialect, upstream.url, withMesh, redisUrl);
+    const withTailcall =
+      RIVALS && dialect === 'spec' && tailcallInstalled() && group.some((s) => s.tailcallQuery !== undefined);
+    const contenders = await startContenders(dialect, upstream.url, withMesh, withTailcall, redisUrl);
     // Start-up and idle memory are the same whatever the dialect: taken once, with every contender.
     idle ??= await measureIdle(contenders, group[0]!, upstream.url, KEY_OF[dialect]);
     results.push(...(await measureScenarios(group, dialect, contenders, upstream.url)));

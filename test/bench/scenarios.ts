@@ -35,6 +35,8 @@ export interface Scenario {
    * description has no hog functions).
    */
   meshQuery?: string;
+  /** Tailcall's query, over the same REST shapes as Mesh's (rivals/tailcall.graphql); none: it sits out. */
+  tailcallQuery?: string;
 }
 
 export const MESH = 'GraphQL Mesh (OpenAPI)';
@@ -45,6 +47,13 @@ export const MESH_COMBINED_PROJECT = (p: string) => `
   l${p}: activity_log(project_id: "${p}") { first(n: 5) { activity scope item_id created_at user { first_name last_name } } }
   i${p}: important_changes(project_id: "${p}") { activity scope item_id unread created_at }`;
 export const MESH_COMBINED = `{ ${MESH_COMBINED_PROJECT('1')} ${MESH_COMBINED_PROJECT('2')} }`;
+
+export const TAILCALL = 'Tailcall';
+/** Mesh's combined view, with the first N entries of a page as Tailcall's fields name them. */
+export const TAILCALL_COMBINED = MESH_COMBINED.replaceAll('first(n: 2)', 'first2').replaceAll(
+  'first(n: 5)',
+  'first5',
+);
 
 export const COMBINED_PROJECT = (projectId: string) => `project(projectId: "${projectId}") {
     id name
@@ -67,6 +76,7 @@ export const SCENARIOS: Scenario[] = [
       '{ project(projectId: "1") { destinationConfig(databaseId: 7) { id databaseId name enabled order } } }',
     floorPath: '/one',
     meshQuery: '{ config(project_id: "1", id: 7) { id name enabled order } }',
+    tailcallQuery: '{ config(project_id: "1", id: 7) { id name enabled order } }',
   },
   {
     // The contract's page of configs (issue 26), as a frontend's list view asks for it.
@@ -78,6 +88,8 @@ export const SCENARIOS: Scenario[] = [
     floorPath: '/hundred',
     meshQuery:
       '{ configs(project_id: "1", limit: 100, offset: 0) { results { id name enabled order plugin } } }',
+    tailcallQuery:
+      '{ configs(project_id: "1", limit: 100, offset: 0) { results { id name enabled order plugin } } }',
   },
   {
     // Today's PostHog no longer serves important changes: the view as it was is not its to answer.
@@ -87,6 +99,7 @@ export const SCENARIOS: Scenario[] = [
     query: COMBINED,
     floorPath: '/combined',
     meshQuery: MESH_COMBINED,
+    tailcallQuery: TAILCALL_COMBINED,
   },
   {
     name: 'combined view, 2 projects, upstream 20 ms',
@@ -95,6 +108,7 @@ export const SCENARIOS: Scenario[] = [
     query: COMBINED,
     floorPath: '/combined',
     meshQuery: MESH_COMBINED,
+    tailcallQuery: TAILCALL_COMBINED,
   },
   {
     // A hosted PostHog is about 100 ms away: what a user feels is latency, with calls in flight.
@@ -104,6 +118,7 @@ export const SCENARIOS: Scenario[] = [
     query: COMBINED,
     floorPath: '/combined',
     meshQuery: MESH_COMBINED,
+    tailcallQuery: TAILCALL_COMBINED,
   },
   {
     name: 'activity log (50) with configs',
