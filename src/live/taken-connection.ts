@@ -23,6 +23,8 @@ import type { Socket } from 'node:net';
 interface NodeHttpParser {
   /** The request being parsed, or the last one parsed. */
   incoming: IncomingMessage | null;
+  /** Milliseconds since the request being parsed began; 0 between requests. */
+  duration?(): number;
   finish(): unknown;
 }
 type FreeParser = (parser: NodeHttpParser, req: IncomingMessage | undefined, socket: Socket) => void;
@@ -64,11 +66,12 @@ function serverListenersOf(socket: Socket): [string, (...args: unknown[]) => voi
 
 /**
  * Whether the response's connection can be taken once its head is written: its request is whole
- * and the last the connection sent (node's parser holds no later one, pipelined behind it), and
- * node's server is the one this knows. A parser freed while it still parses a later request (node
- * runs queued promise reactions from within its parse of a body) is put back in the server's list
- * of connections without a socket, which node's closeIdleConnections then fails on; and a later
- * request's response would be left without its connection.
+ * and the last the connection sent (node's parser holds no later one, pipelined behind it, whole
+ * or begun), and node's server is the one this knows. Node runs queued promise reactions from
+ * within its parse of a later request's body and of its headers (handed to JS 32 at a time). A
+ * parser freed then goes on parsing without its server's callbacks: at the end of the headers it
+ * throws out of the process, and a body's parser is put back in the server's list of
+ * connections without a socket, which node's closeIdleConnections then fails on.
  */
 export function canTake(res: ServerResponse): boolean {
   const socket = res.socket as ServerSocket | null;
@@ -78,6 +81,7 @@ export function canTake(res: ServerResponse): boolean {
     socket !== null &&
     !socket.destroyed &&
     socket.parser?.incoming === res.req &&
+    socket.parser.duration?.() === 0 &&
     socket._httpMessage === res &&
     serverListenersOf(socket) !== null
   );

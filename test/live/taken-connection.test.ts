@@ -107,6 +107,40 @@ describe('an SSE subscriber’s connection, taken from node', { timeout: 60_000 
     await until(() => h.live.slots.open === 0, 'the slot given back');
   });
 
+  it('gives back the slot of a client that resets its connection with events unread, once, and the others hear on', async () => {
+    const gone = rawSubscriber(h.url);
+    const stays = rawSubscriber(h.url);
+    await until(() => h.live.slots.open === 2, 'both slots');
+    gone.socket.pause();
+    for (let i = 0; i < 5; i += 1) await h.gql(WRITE, {}, 'phx_full');
+    gone.socket.resetAndDestroy();
+    await h.gql(WRITE, {}, 'phx_full');
+    await until(() => stays.body().split('event: next').length === 7, 'six events on the other stream');
+    await until(() => h.live.slots.open === 1, 'the reset one’s slot given back');
+    stays.socket.destroy();
+    await until(() => h.live.slots.open === 0, 'the slot given back');
+  });
+
+  it('serves on when a subscriber pipelines a request of many headers behind its subscription', async () => {
+    const body = JSON.stringify({ query: FEED });
+    const headers = Array.from({ length: 40 }, (_, i) => `x-h${i}: ${i}\r\n`).join('');
+    const { hostname, port } = new URL(h.url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.on('error', () => {});
+    let heard = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => (heard += chunk));
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\naccept: text/event-stream\r\n` +
+        `authorization: Bearer phx_full\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}` +
+        `GET /graphql?query=%7B__typename%7D HTTP/1.1\r\nhost: x\r\n${headers}\r\n`,
+    );
+    await until(() => heard.includes('text/event-stream'), 'the stream’s head');
+    await h.gql(WRITE, {}, 'phx_full');
+    await until(() => heard.includes('event: next'), 'the event');
+    socket.destroy();
+    await until(() => h.live.slots.open === 0, 'the slot given back');
+  });
+
   it('writes an HTTP/1.0 client’s stream unframed, and closes it after', async () => {
     const subscriber = rawSubscriber(h.url, '1.0');
     await until(() => subscriber.body().startsWith(':\n\n'), 'the first ping');
@@ -168,30 +202,46 @@ describe('closeTakenConnections', () => {
     await until(() => subscriber.closed(), 'the connection closed');
   });
 
-  it('leaves a connection to node while a request pipelined behind the stream is being read', async () => {
+  /**
+   * Sends `GET /stream` and `pipelined` behind it in one write, to a server that tries to take the
+   * stream's connection from a promise reaction, as the door does; whether it was taken.
+   */
+  async function takeWithPipelined(pipelined: string): Promise<TakenConnection | null> {
     const taken: (TakenConnection | null)[] = [];
-    const pipelined = createServer((req, res) => {
+    const server = createServer((req, res) => {
       req.resume();
       if (req.url !== '/stream') return void res.end('b');
-      // A promise reaction, as the door's: node runs it from within its parse of /b's body.
       queueMicrotask(() => {
         res.writeHead(200, { 'content-type': 'text/event-stream', connection: 'close' });
         taken.push(TakenConnection.take(res));
       });
     });
-    await new Promise<void>((resolve) => pipelined.listen(0, '127.0.0.1', resolve));
-    const { port } = pipelined.address() as { port: number };
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
     const socket = connect({ host: '127.0.0.1', port });
     socket.on('error', () => {});
-    socket.write(
-      'GET /stream HTTP/1.1\r\nhost: x\r\n\r\nPOST /b HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\n\r\nhello',
-    );
+    socket.write(`GET /stream HTTP/1.1\r\nhost: x\r\n\r\n${pipelined}`);
     await until(() => taken.length === 1, 'the stream answered');
-    expect(taken[0]).toBeNull();
     // Node's list of connections holds no parser without its socket.
-    expect(() => pipelined.closeIdleConnections()).not.toThrow();
+    expect(() => server.closeIdleConnections()).not.toThrow();
     socket.destroy();
-    pipelined.closeAllConnections();
-    await new Promise((resolve) => pipelined.close(resolve));
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    return taken[0];
+  }
+
+  it('leaves a connection to node while the body of a request pipelined behind the stream is being read', async () => {
+    // Node runs queued promise reactions from within its parse of a body: the take runs in /b's.
+    expect(
+      await takeWithPipelined('POST /b HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\n\r\nhello'),
+    ).toBeNull();
+  });
+
+  it('leaves a connection to node while the headers of a request pipelined behind the stream are being read', async () => {
+    // Node hands a request's headers to JS 32 at a time, and runs queued promise reactions when it
+    // does: the take runs with /b's headers half read. Taken then, node's parser would go on
+    // with /b without its server's callbacks, and throw out of the process.
+    const headers = Array.from({ length: 40 }, (_, i) => `x-h${i}: ${i}\r\n`).join('');
+    expect(await takeWithPipelined(`GET /b HTTP/1.1\r\nhost: x\r\n${headers}\r\n`)).toBeNull();
   });
 });
