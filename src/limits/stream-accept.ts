@@ -63,9 +63,11 @@ export function useStreamAccept(): Plugin {
     stop: (result: { errors: ReturnType<typeof notAcceptable>[] }) => void,
   ) => {
     const request = (args.contextValue as { request?: Request }).request;
-    const accept = request?.headers.get('accept') ?? null;
-    if (!request || acceptsParts(accept) || !answersInParts(args)) return;
-    stop({ errors: [notAcceptable(accept)] });
+    // The document first: its answer is known per document, and most answer whole, so Accept
+    // is read only for those that answer in parts.
+    if (!request || !answersInParts(args)) return;
+    const accept = request.headers.get('accept');
+    if (!acceptsParts(accept)) stop({ errors: [notAcceptable(accept)] });
   };
   return {
     onExecute({ args, setResultAndStopExecution }) {

@@ -172,4 +172,18 @@ describe('HTTP behaviour', () => {
       expect(text).not.toContain(secret);
     }
   });
+  it('counts each status of a retried call in the operation line', async () => {
+    h.logs.length = 0;
+    h.upstream.faults.add({
+      path: 'pipeline_destination_configs',
+      action: { kind: 'status', status: 503 },
+      times: 1,
+    });
+    const { body } = await h.gql(
+      'query Retried { project(projectId: "1") { destinationConfig(databaseId: 1) { name } } }',
+    );
+    expect(body.errors).toBeUndefined();
+    const line = h.logs.map((l) => JSON.parse(l)).find((l) => l.operation === 'Retried');
+    expect(line.upstream).toEqual({ calls: 1, attempts: 2, statuses: { 200: 1, 503: 1 } });
+  });
 });
