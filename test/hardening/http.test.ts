@@ -172,6 +172,7 @@ describe('HTTP behaviour', () => {
       expect(text).not.toContain(secret);
     }
   });
+
   it('counts each status of a retried call in the operation line', async () => {
     h.logs.length = 0;
     h.upstream.faults.add({
