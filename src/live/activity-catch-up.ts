@@ -13,17 +13,9 @@ import type { GraphQLError } from 'graphql';
 import { badUserInput } from '../errors/codes.ts';
 import type { CursorPage } from '../upstream/pages.ts';
 import type { ActivityEntryRecord } from '../upstream/records.ts';
+import { instant } from './activity-instant.ts';
 import { MAX_CATCH_UP_PAGES } from './activity-news.ts';
 import type { PollerEvent } from './activity-poller.ts';
-
-/**
- * An entry's date as a number to compare: microseconds since the epoch (text does not compare:
- * a date with no fraction, `…:22Z`, sorts after `…:22.5Z`).
- */
-export function instant(createdAt: string): number {
-  const fraction = /\.(\d{1,6})/.exec(createdAt)?.[1] ?? '';
-  return Date.parse(createdAt) * 1000 + (Number(fraction.padEnd(6, '0')) % 1000);
-}
 
 /** Where a resumed subscription goes on from: after this entry. */
 export interface ResumePoint {

@@ -4,6 +4,7 @@
 // never configured: asked so, an upstream without it answers newest first, 100 a page, as before.
 import type { CursorPage } from '../upstream/pages.ts';
 import type { ActivityEntryRecord } from '../upstream/records.ts';
+import { instant } from './activity-instant.ts';
 
 /**
  * Whether a page asked for with `follow` was answered that way: oldest first (with two entries or
@@ -14,10 +15,8 @@ export function answersFollow(page: CursorPage<ActivityEntryRecord>): boolean {
   if (!page.has(1)) return page.nextCursor !== null;
   let last = 0;
   while (page.has(last + 1)) last++;
-  const first = page.at(0).createdAt;
-  const newest = page.at(last).createdAt;
-  // Same-format ISO date-times compare as text; an answer of one instant tells nothing: not followed.
-  return first < newest;
+  // Compared as instants, not text (activity-instant.ts); a page of one instant tells nothing: not followed.
+  return instant(page.at(0).createdAt) < instant(page.at(last).createdAt);
 }
 
 /** A followed page's entries, oldest first. */

@@ -1,8 +1,11 @@
 // activityAdded against today's PostHog (the reference upstream's posthog-2026 dialect) follows the
 // log oldest first with `ordering=created_at&follow=true` and a kept cursor, learnt from the
 // upstream's answer: a burst of 1,500 entries between two polls is delivered whole, each once,
-// in order — past the 1,000 (10 pages) that reading newest first can catch up.
+// in order — past the 1,000 (10 pages) that reading newest first can catch up. Whether an upstream
+// follows is learnt right whatever the dates of the page it is learnt from.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dialect } from '../../src/reference-upstream/dialect.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { subscribe, type Transport } from './clients.ts';
 
@@ -71,4 +74,65 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded follows today’s PostHog
     s.dispose();
     for (let i = 0; i < 200 && h.live.activity.pollerCount > 0; i++) await settle(10);
   });
+});
+
+// PostHog writes a date on a whole second without a fraction (`…:04Z`, Python's isoformat), which
+// sorts after `…:04.5Z` as text: a top page whose oldest entry falls on a whole second, its newest
+// in the same second, must not make an upstream that answers newest first look as if it follows
+// (it would then walk back through older pages and never deliver a new entry), nor the other way.
+describe.each<[Dialect, boolean]>([
+  ['spec', false],
+  ['posthog', false],
+  ['posthog-2026', true],
+])('the poller learns whether %s follows from a page within one second', (dialect, follows) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dialect, env: { ACTIVITY_POLL_MS: '600000' } });
+  });
+  afterAll(() => h.close());
+
+  for (const transport of ['sse', 'ws'] as const) {
+    it(`and delivers the next entry (${transport})`, async () => {
+      h.reset();
+      // A scope of its own: the poller's place in the log is kept per key, project and scope.
+      const scope = `Seam${transport}`;
+      const store = h.upstream.store;
+      const push = (createdAtMicros: number) =>
+        store.pushActivity({
+          projectId: 1,
+          userId: 1,
+          is_system: false,
+          activity: 'updated',
+          scope,
+          item_id: String(createdAtMicros),
+          detail: null,
+          createdAtMicros,
+        });
+      // The first poll's page, in a whole second more than a second ago (newer would be news to a
+      // first poll), its oldest entry on the second itself: an
+      // upstream that follows answers the scope's whole log oldest first (100 entries); one that
+      // does not answers the newest 100, with a next page of older ones.
+      const second = (Math.floor(Date.now() / 1000) - 2) * 1_000_000;
+      if (!follows) for (let n = 0; n < 120; n++) push(second - 5_000_000 + 500_000 + n * 1_000);
+      for (let n = 0; n < 100; n++) push(second + n * 1_000);
+      const s = subscribe(h, transport, 'phx_full', ACTIVITY.replace('FeatureFlag', scope));
+      const pending = s.next();
+      for (let i = 0; i < 200 && !h.upstreamCalls({ path: LOG }).some((c) => c.status !== null); i++)
+        await settle(10);
+      await settle(50);
+      h.upstream.clearRequests();
+      const next = push(store.nowMicros());
+      await h.gql(
+        'mutation($id: ID!) { updateDestinationConfig(input: {id: $id, name: "Wake"}) { destinationConfig { name } } }',
+        { id: Buffer.from('DestinationConfig:1:1').toString('base64') },
+      );
+      const step = await Promise.race([pending, settle(5_000).then(() => null)]);
+      expect(step?.value?.data?.activityAdded?.id).toBe(next.id);
+      const [poll] = h.upstreamCalls({ path: LOG });
+      expect(new URLSearchParams(poll!.query).has('cursor')).toBe(follows);
+      await s.return();
+      s.dispose();
+      for (let i = 0; i < 200 && h.live.activity.pollerCount > 0; i++) await settle(10);
+    });
+  }
 });
