@@ -31,6 +31,9 @@ export interface ResumeOptions {
 export async function runResumed(o: ResumeOptions): Promise<void> {
   const first = await pass(o, (read) => o.catchUp.first(read));
   if (first === null || !(await pushAll(o, first))) return;
+  // Stopped since pushAll looked (its stop's teardown, which leaves the poller, has run): a join
+  // now would keep the poller polling for a subscriber gone.
+  if (o.signal.aborted) return;
   const held: PollerEvent[] = [];
   let live = false;
   o.join((event) => {
