@@ -4,7 +4,8 @@
 // smaller cost per open stream, which is what a process holding thousands of subscribers pays:
 // - each result's bytes are made once, however many streams write it (a shared stream hands the
 //   same result to all its subscribers: shared-streams.ts);
-// - one timer pings every stream, not a timer per stream;
+// - one timer pings every stream, not a timer per stream, and finds a client that stopped
+//   reading (sse-pings.ts);
 // - the body is a plain Node stream, read by the HTTP response as it drains.
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
@@ -12,10 +13,10 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { subscriberOf } from './shared-live-work.ts';
 import { type ResultReader, Subscriber } from './shared-streams.ts';
+import { type Pingable, StallWatch, startPinging, stopPinging } from './sse-pings.ts';
 
 const PING = Buffer.from(':\n\n');
 const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
-const PING_MS = 12_000;
 
 const HEADERS = {
   'Content-Type': 'text/event-stream',
@@ -55,35 +56,6 @@ function nextEvent(result: ExecutionResult): Buffer {
     eventBytes.set(result, bytes);
   }
   return bytes;
-}
-
-/** An open stream's writer, as the ping sees it. */
-interface Pingable {
-  /** Writes a ping unless the reader has bytes waiting (a reader behind needs none). */
-  ping(): void;
-}
-
-const open = new Set<Pingable>();
-let pinging: NodeJS.Timeout | null = null;
-
-function pingAll() {
-  for (const stream of open) stream.ping();
-}
-
-function startPinging(stream: Pingable) {
-  open.add(stream);
-  if (!pinging) {
-    pinging = setInterval(pingAll, PING_MS);
-    pinging.unref();
-  }
-}
-
-function stopPinging(stream: Pingable) {
-  open.delete(stream);
-  if (open.size === 0 && pinging) {
-    clearInterval(pinging);
-    pinging = null;
-  }
 }
 
 /** The body of the Response yoga sends, for a caller of its fetch handler (tests, other servers). */
@@ -173,6 +145,7 @@ export interface EventSink {
 class ResponseEvents implements Pingable, ResultReader {
   private reading = false;
   private readAgain = false;
+  private readonly stall = new StallWatch();
 
   constructor(
     private readonly results: AsyncIterator<ExecutionResult>,
@@ -190,7 +163,10 @@ class ResponseEvents implements Pingable, ResultReader {
   }
 
   ping(): void {
-    if (this.res.writableLength === 0) this.res.write(PING);
+    const waiting = this.res.writableLength;
+    if (waiting === 0) this.res.write(PING);
+    // A client that stopped reading: closing is what gives its slot and socket back ('close').
+    if (this.stall.stalled(waiting)) this.res.destroy();
   }
 
   private pull(): void {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { connect, type Socket } from 'node:net';
 import v8 from 'node:v8';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pingOpenStreams, STALLED_PINGS } from '../../src/live/sse-pings.ts';
 import { closeTakenConnections, TakenConnection } from '../../src/live/taken-connection.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { rawSse, until } from './clients.ts';
@@ -165,6 +166,45 @@ describe('an SSE subscriber’s connection, taken from node', { timeout: 60_000 
     expect(deferred.head()).toContain('\r\nconnection: keep-alive');
     liveQuery.socket.destroy();
     deferred.socket.destroy();
+    await until(() => h.live.slots.open === 0, 'the slot given back');
+  });
+
+  it('closes the connection of a client that stopped reading once pings find none of its bytes taken; one reading stays', async () => {
+    const feed = 'subscription { activityAdded(projectId: "1") { id detail } }';
+    const stopped = rawSubscriber(h.url, '1.1', feed);
+    const reading = rawSubscriber(h.url, '1.1', feed);
+    await until(() => h.live.slots.open === 2, 'both slots');
+    stopped.socket.pause();
+    // More than loopback's buffers hold for a client that reads nothing (a send buffer of up to
+    // 4 MiB; a receive buffer grows only as it is read): 16 MiB, 2 MiB a poll.
+    const detail = { blob: 'x'.repeat(512 * 1024) };
+    for (let batch = 1; batch <= 8; batch++) {
+      for (let n = 0; n < 4; n++) {
+        const store = h.upstream.store;
+        store.pushActivity({
+          projectId: 1,
+          userId: 1,
+          is_system: false,
+          activity: 'updated',
+          scope: 'Stall',
+          item_id: String(n),
+          detail,
+          createdAtMicros: store.nowMicros(),
+        });
+      }
+      await h.gql(WRITE, {}, 'phx_full');
+      await until(() => reading.text().length > batch * 4 * 512 * 1024, `batch ${batch} heard`);
+    }
+    // The first ping finds bytes waiting, each later one the same bytes: the last closes it.
+    for (let i = 0; i < STALLED_PINGS; i++) pingOpenStreams();
+    expect(h.live.slots.open).toBe(2);
+    pingOpenStreams();
+    await until(() => h.live.slots.open === 1, 'the stopped client’s slot given back');
+    const heard = reading.text().length;
+    await h.gql(WRITE, {}, 'phx_full');
+    await until(() => reading.text().length > heard, 'the reading client hears on');
+    reading.socket.destroy();
+    stopped.socket.destroy();
     await until(() => h.live.slots.open === 0, 'the slot given back');
   });
 
