@@ -56,5 +56,8 @@ export function readLive(read: Read) {
     // hold under 200 MB, which beside the gateway's ~100 MB and room for queries fits the 512 MiB
     // limit of deploy/kubernetes.yaml, and leaves MAX_CONNECTIONS (10,000) room for queries.
     maxSubscriptions: read('MAX_SUBSCRIPTIONS', integer(1, 1_000_000), 8_000),
+    // A minute: five of the streams' 12 s pings. Slow is not stalled: a write the kernel is still
+    // taking counts as activity (live/sse-writer.ts).
+    stalledReaderMs: read('STALLED_READER_MS', integer(1_000, 3_600_000), 60_000),
   });
 }

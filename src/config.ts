@@ -93,6 +93,8 @@ export interface Config {
     /** Subscriptions and live queries open at once, per key and in the process. */
     maxSubscriptionsPerKey: number;
     maxSubscriptions: number;
+    /** How long an event stream's client may take none of the bytes waiting for it before it is let go. */
+    stalledReaderMs: number;
   };
   persistedOperations: {
     manifest: PersistedManifest | null;

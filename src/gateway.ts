@@ -100,7 +100,8 @@ export async function startGateway(
     clusterWorker: options.clusterWorker ?? false,
     sharedApq: shared?.apq ?? null,
   });
-  const server = createHttpServer(gatewayListener(gateway, config.limits.bodyBytes), config);
+  const door = { maxBodyBytes: config.limits.bodyBytes, stalledReaderMs: config.live.stalledReaderMs };
+  const server = createHttpServer(gatewayListener(gateway, door), config);
   const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -98,13 +98,13 @@ function headOf(response: Response, close: boolean): string[] {
  * request's lifetime has ended when they subscribed, where any other stream's (@defer, @stream)
  * still watches node's response for its client leaving (context.ts).
  */
-function send(response: Response, res: ServerResponse, close: boolean): void {
+function send(response: Response, res: ServerResponse, close: boolean, stalledReaderMs: number): void {
   const results = eventStreamOf(response);
   const takes = results instanceof Subscriber && canTake(res);
   if (!res.destroyed)
     res.writeHead(response.status, response.statusText || undefined, headOf(response, close || takes));
   if (results) {
-    writeEvents(results, (takes && TakenConnection.take(res)) || res);
+    writeEvents(results, (takes && TakenConnection.take(res)) || res, stalledReaderMs);
     return;
   }
   if (res.destroyed) {
@@ -131,28 +131,35 @@ function discard(body: ReadableStream | null): void {
   }
 }
 
+/** What the door is told of the gateway's settings. */
+export interface DoorOptions {
+  maxBodyBytes: number;
+  /** How long an event stream's client may take none of the bytes waiting for it (STALLED_READER_MS). */
+  stalledReaderMs: number;
+}
+
 async function serveEventStream(
   gateway: Gateway,
   req: IncomingMessage,
   res: ServerResponse,
-  maxBodyBytes: number,
+  options: DoorOptions,
 ): Promise<void> {
-  const body = await bodyOf(req, maxBodyBytes);
+  const body = await bodyOf(req, options.maxBodyBytes);
   const request = fetchRequestOf(gateway, req, body.bytes);
   const response = await gateway.handleRequest(request, { req, res } as never);
   // The rest of a body over the limit is never read: the connection closes after the refusal,
   // rather than sit with it unread, holding a place under MAX_CONNECTIONS.
-  send(response, res, !body.whole);
+  send(response, res, !body.whole, options.stalledReaderMs);
 }
 
 /** Node's listener for the gateway's HTTP server. */
-export function gatewayListener(gateway: Gateway, maxBodyBytes: number): RequestListener {
+export function gatewayListener(gateway: Gateway, options: DoorOptions): RequestListener {
   return (req, res) => {
     if (!asksForEventStream(req)) {
       void gateway(req, res);
       return;
     }
-    serveEventStream(gateway, req, res, maxBodyBytes).catch(() => {
+    serveEventStream(gateway, req, res, options).catch(() => {
       // The client left before its request was whole, or yoga failed outside its own error
       // handling (which answers what fails within): nothing of what was thrown is shown.
       if (!res.headersSent && !res.destroyed) res.writeHead(500).end();

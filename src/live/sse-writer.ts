@@ -4,8 +4,10 @@
 // smaller cost per open stream, which is what a process holding thousands of subscribers pays:
 // - each result's bytes are made once, however many streams write it (a shared stream hands the
 //   same result to all its subscribers: shared-streams.ts);
-// - one timer pings every stream, not a timer per stream, and finds a client that stopped
-//   reading (sse-pings.ts);
+// - one timer pings every stream, not a timer per stream (sse-pings.ts);
+// - a client that stopped reading is let go: its connection closes once no byte waiting for it
+//   has been taken for the stall timeout (STALLED_READER_MS), where it would otherwise hold its
+//   socket, and the kernel's buffers full of its events, until shutdown;
 // - the body is a plain Node stream, read by the HTTP response as it drains.
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
@@ -13,7 +15,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { subscriberOf } from './shared-live-work.ts';
 import { type ResultReader, Subscriber } from './shared-streams.ts';
-import { type Pingable, StallWatch, startPinging, stopPinging } from './sse-pings.ts';
+import { type Pingable, startPinging, stopPinging } from './sse-pings.ts';
 
 const PING = Buffer.from(':\n\n');
 const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
@@ -126,7 +128,7 @@ class SseBody extends Readable implements Pingable {
  * (taken-connection.ts).
  */
 export interface EventSink {
-  readonly socket: Pick<Socket, 'setKeepAlive'> | null;
+  readonly socket: Socket | null;
   readonly destroyed: boolean;
   readonly writableLength: number;
   write(bytes: Buffer): boolean;
@@ -145,28 +147,31 @@ export interface EventSink {
 class ResponseEvents implements Pingable, ResultReader {
   private reading = false;
   private readAgain = false;
-  private readonly stall = new StallWatch();
 
   constructor(
     private readonly results: AsyncIterator<ExecutionResult>,
     private readonly res: EventSink,
   ) {}
 
-  start(): void {
-    this.res.once('close', () => this.stop());
+  start(stalledReaderMs: number): void {
+    const socket = this.res.socket;
+    this.res.once('close', () => this.stop(socket));
     // TCP keep-alive probes, as @whatwg-node/server sets for a streamed answer: a subscriber
     // whose host vanished without closing is found out, and its slot given back.
-    this.res.socket?.setKeepAlive(true);
+    socket?.setKeepAlive(true);
+    // A client that stopped reading (its host answers, its window stays shut): node's socket
+    // timeout runs while no write is made (a ping is, whenever nothing waits) and, unlike a count
+    // of the bytes waiting, takes a write the kernel is still taking, however slowly, for activity
+    // (net.Socket's _onTimeout). Closing gives back its slot and socket ('close').
+    socket?.setTimeout(stalledReaderMs);
+    socket?.on('timeout', closeIfStalled);
     this.res.write(PING);
     startPinging(this);
     this.pull();
   }
 
   ping(): void {
-    const waiting = this.res.writableLength;
-    if (waiting === 0) this.res.write(PING);
-    // A client that stopped reading: closing is what gives its slot and socket back ('close').
-    if (this.stall.stalled(waiting)) this.res.destroy();
+    if (this.res.writableLength === 0) this.res.write(PING);
   }
 
   private pull(): void {
@@ -218,11 +223,18 @@ class ResponseEvents implements Pingable, ResultReader {
   }
 
   /** The response is over (the client went away, or the stream completed). */
-  private stop(): void {
+  private stop(socket: Socket | null): void {
     stopPinging(this);
+    // Node's response leaves the socket to node's server (a later request of a kept-alive one).
+    socket?.off('timeout', closeIfStalled);
     // The subscription ends (its slot, its place in a shared stream).
     void Promise.resolve(this.results.return?.()).catch(() => {});
   }
+}
+
+/** A stream's socket at its stall timeout: closed if bytes still wait for its client. */
+function closeIfStalled(this: Socket): void {
+  if (this.writableLength > 0) this.destroy();
 }
 
 /** The results of `response`, if it is an event stream answered here, for sse-door.ts to write. */
@@ -230,10 +242,17 @@ export function eventStreamOf(response: Response): AsyncIterator<ExecutionResult
   return eventStreams.get(response);
 }
 
-/** Writes an event stream's results to `sink` (node's response or its connection), head written. */
-export function writeEvents(results: AsyncIterator<ExecutionResult>, sink: EventSink): void {
+/**
+ * Writes an event stream's results to `sink` (node's response or its connection), head written;
+ * a client that has taken no byte of what waits for it for `stalledReaderMs` is let go.
+ */
+export function writeEvents(
+  results: AsyncIterator<ExecutionResult>,
+  sink: EventSink,
+  stalledReaderMs: number,
+): void {
   if (sink.destroyed) void Promise.resolve(results.return?.()).catch(() => {});
-  else new ResponseEvents(results, sink).start();
+  else new ResponseEvents(results, sink).start(stalledReaderMs);
 }
 
 /**

@@ -9,7 +9,6 @@ import { createRequire } from 'node:module';
 import { connect, type Socket } from 'node:net';
 import v8 from 'node:v8';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { pingOpenStreams, STALLED_PINGS } from '../../src/live/sse-pings.ts';
 import { closeTakenConnections, TakenConnection } from '../../src/live/taken-connection.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { rawSse, until } from './clients.ts';
@@ -169,18 +168,32 @@ describe('an SSE subscriber’s connection, taken from node', { timeout: 60_000 
     await until(() => h.live.slots.open === 0, 'the slot given back');
   });
 
-  it('closes the connection of a client that stopped reading once pings find none of its bytes taken; one reading stays', async () => {
-    const feed = 'subscription { activityAdded(projectId: "1") { id detail } }';
-    const stopped = rawSubscriber(h.url, '1.1', feed);
-    const reading = rawSubscriber(h.url, '1.1', feed);
+  it('completes at shutdown: the complete event, the last chunk, and the connection closed', async () => {
+    const chunked = rawSubscriber(h.url);
+    const unframed = rawSubscriber(h.url, '1.0');
     await until(() => h.live.slots.open === 2, 'both slots');
-    stopped.socket.pause();
-    // More than loopback's buffers hold for a client that reads nothing (a send buffer of up to
-    // 4 MiB; a receive buffer grows only as it is read): 16 MiB, 2 MiB a poll.
+    h.live.closeAll();
+    await until(() => chunked.closed() && unframed.closed(), 'both connections closed');
+    expect(chunked.body().endsWith('17\r\nevent: complete\ndata:\n\n\r\n0\r\n\r\n')).toBe(true);
+    expect(unframed.body().endsWith(':\n\nevent: complete\ndata:\n\n')).toBe(true);
+  });
+});
+
+describe('an SSE subscriber whose client stops reading', { timeout: 60_000 }, () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      env: { ACTIVITY_POLL_MS: '60000', STALLED_READER_MS: '3000', LOG_LEVEL: 'silent' },
+    });
+  });
+  afterAll(() => h.close());
+
+  /** `batches` polls' worth of events of 512 KiB, 2 MiB a poll, each poll woken once `heard` says so. */
+  async function burst(batches: number, heard: (bytes: number) => boolean) {
     const detail = { blob: 'x'.repeat(512 * 1024) };
-    for (let batch = 1; batch <= 8; batch++) {
+    const store = h.upstream.store;
+    for (let batch = 1; batch <= batches; batch++) {
       for (let n = 0; n < 4; n++) {
-        const store = h.upstream.store;
         store.pushActivity({
           projectId: 1,
           userId: 1,
@@ -193,29 +206,39 @@ describe('an SSE subscriber’s connection, taken from node', { timeout: 60_000 
         });
       }
       await h.gql(WRITE, {}, 'phx_full');
-      await until(() => reading.text().length > batch * 4 * 512 * 1024, `batch ${batch} heard`);
+      await until(() => heard(batch * 4 * 512 * 1024), `batch ${batch} heard`);
     }
-    // The first ping finds bytes waiting, each later one the same bytes: the last closes it.
-    for (let i = 0; i < STALLED_PINGS; i++) pingOpenStreams();
-    expect(h.live.slots.open).toBe(2);
-    pingOpenStreams();
-    await until(() => h.live.slots.open === 1, 'the stopped client’s slot given back');
-    const heard = reading.text().length;
-    await h.gql(WRITE, {}, 'phx_full');
-    await until(() => reading.text().length > heard, 'the reading client hears on');
-    reading.socket.destroy();
-    stopped.socket.destroy();
-    await until(() => h.live.slots.open === 0, 'the slot given back');
-  });
+  }
 
-  it('completes at shutdown: the complete event, the last chunk, and the connection closed', async () => {
-    const chunked = rawSubscriber(h.url);
-    const unframed = rawSubscriber(h.url, '1.0');
-    await until(() => h.live.slots.open === 2, 'both slots');
-    h.live.closeAll();
-    await until(() => chunked.closed() && unframed.closed(), 'both connections closed');
-    expect(chunked.body().endsWith('17\r\nevent: complete\ndata:\n\n\r\n0\r\n\r\n')).toBe(true);
-    expect(unframed.body().endsWith(':\n\nevent: complete\ndata:\n\n')).toBe(true);
+  it('is let go once it has taken no byte for STALLED_READER_MS; a slow reader and a fast one stay', async () => {
+    const feed = 'subscription { activityAdded(projectId: "1") { id detail } }';
+    const stopped = rawSubscriber(h.url, '1.1', feed);
+    const slow = rawSubscriber(h.url, '1.1', feed);
+    const fast = rawSubscriber(h.url, '1.1', feed);
+    await until(() => h.live.slots.open === 3, 'three slots');
+    stopped.socket.pause();
+    // The slow one takes 256 KiB at a time, 5 times a second: a write the kernel is still taking
+    // keeps its connection, however long the backlog takes.
+    let taken = 0;
+    slow.socket.on('data', (chunk: string) => {
+      taken += chunk.length;
+      if (taken < 256 * 1024) return;
+      taken = 0;
+      slow.socket.pause();
+      setTimeout(() => slow.socket.resume(), 200);
+    });
+    // 12 MiB: more than loopback's buffers hold for a client that reads nothing (a send buffer of
+    // up to 4 MiB; a receive buffer grows only as it is read).
+    const total = 6 * 4 * 512 * 1024;
+    await burst(6, (bytes) => fast.text().length > bytes);
+    for (let i = 0; i < 600 && slow.text().length <= total; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(slow.text().length).toBeGreaterThan(total);
+    await until(() => h.live.slots.open === 2, 'the stopped client’s slot given back');
+    const heard = [slow.text().length, fast.text().length];
+    await h.gql(WRITE, {}, 'phx_full');
+    await until(() => slow.text().length > heard[0]! && fast.text().length > heard[1]!, 'the others hear on');
+    for (const client of [stopped, slow, fast]) client.socket.destroy();
+    await until(() => h.live.slots.open === 0, 'the slots given back');
   });
 });
 
