@@ -14,7 +14,7 @@ import { missingAuthorization } from '../errors/codes.ts';
 import { AttemptFailure, type AttemptSettings, attempt, stopped, USER_AGENT } from './attempt.ts';
 import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } from './call.ts';
 import { UpstreamConnections } from './connections.ts';
-import type { KeyBudget } from './key-budget.ts';
+import type { Counted, KeyBudget } from './key-budget.ts';
 import { OldestFirstGate } from './oldest-first.ts';
 import { sleep } from './request-signal.ts';
 import { backoffMs, isRetryableMethod } from './retry.ts';
@@ -91,18 +91,26 @@ export class UpstreamClient {
         if (stopped(caller)) break;
       }
       const budget = this.options.budget;
+      let counted: Counted | undefined;
       if (budget && !budget.off) {
         // Over the key's budget: wait for room within the deadline, or RATE_LIMITED unsent.
         const admitted = budget.admit(keyOf(), caller.deadline, caller.signal);
-        if (admitted) await admitted;
-        if (stopped(caller)) break;
+        counted = admitted instanceof Promise ? await admitted : admitted;
+        if (stopped(caller)) {
+          this.unsent(keyOf, counted);
+          break;
+        }
       }
       const slot = this.gate.enter(order, caller.signal);
       if (slot !== true) {
         // Aborted while waiting for a connection, or past the deadline once one came: not sent.
-        if (!(await slot)) break;
+        if (!(await slot)) {
+          this.unsent(keyOf, counted);
+          break;
+        }
         if (stopped(caller)) {
           this.gate.leave();
+          this.unsent(keyOf, counted);
           break;
         }
       }
@@ -121,6 +129,11 @@ export class UpstreamClient {
       if (!outcome.retryable) break;
     }
     throw last?.error ?? stopped(caller)!;
+  }
+
+  /** A call the budget counted and that never went: the budget has it back. */
+  private unsent(keyOf: () => KeyHash, counted: Counted | undefined): void {
+    if (counted !== undefined) this.options.budget!.refund(keyOf(), counted);
   }
 
   /** The connections and the calls queued, for metrics. */

@@ -6,9 +6,14 @@
 // Alone, a process counts its own calls. Sharing a Redis (shared-state/shared-budget.ts), the
 // processes count together without a Redis round trip per call: a process takes permits in
 // slices (about a second's worth of the budget), spends them locally, and gives back what it has
-// not spent when the slice lapses (SLICE_MS). A pause reaches every process. Redis lost: each
-// process falls back to counting alone with its share of the budget (÷ the processes last seen);
-// the workers of WORKERS > 1 without Redis each keep to their share (÷ WORKERS) from the start.
+// not spent when the slice lapses (SLICE_MS). A pause reaches every process. Redis lost, or slower
+// to grant a slice than SLICE_WAIT_MS: the process counts alone with its share of the budget (÷
+// the processes last seen); the workers of WORKERS > 1 without Redis each keep to their share (÷
+// WORKERS) from the start.
+//
+// Only calls sent count: a call admitted that then never goes (its client left while it waited
+// for a connection, its deadline passed) is given back (`refund`), so a backlog of calls that time
+// out in line does not spend the key's budget for the calls after it.
 import type { KeyHash } from '../caller-key.ts';
 import { codedError } from '../errors/codes.ts';
 import { type RequestSignal, sleep } from './request-signal.ts';
@@ -39,17 +44,38 @@ export const SLICE_MS = 1_000;
 /** How often a call waiting for a shared slice asks again. */
 const RETRY_SLICE_MS = 250;
 /**
+ * How long a call waits for Redis to grant a slice. A Redis that stalls without dropping the
+ * connection (paused, or a network black hole) keeps ioredis "ready" and its command pending:
+ * without a bound, every call of the key waited for it past its deadline.
+ */
+export const SLICE_WAIT_MS = 500;
+/**
  * Keys counted at once; past it the counts of the key used least recently are dropped, unless it
  * is paused or waiting for a slice (its pause or its refill would be lost): those are kept, and
  * the next idle one goes. Invented keys (each a 401 upstream) so never end a real key's pause.
  */
 export const MAX_KEYS = 10_000;
 
+/** Permits taken from Redis at `takenAt`, spent here until they lapse. */
+interface Slice {
+  left: number;
+  expires: number;
+  takenAt: number;
+  /** What was left of it has gone back to Redis: a permit refunded later goes there too. */
+  lapsed: boolean;
+}
+
+/**
+ * How an admitted call was counted, for `refund`: a permit of a shared slice, or the instant it
+ * was counted at in this process's windows.
+ */
+export type Counted = Slice | number;
+
 interface KeyState {
   minute: SlidingWindow;
   hour: SlidingWindow;
   pausedUntil: number;
-  slice: { left: number; expires: number; takenAt: number };
+  slice: Slice;
   refilling: Promise<number | null> | null;
 }
 
@@ -91,10 +117,11 @@ export class KeyBudget {
   }
 
   /**
-   * Whether a call of `key` may go now: null if it may (counted), or a promise that settles when
-   * it may, or rejects with RATE_LIMITED when it may not before `deadline`.
+   * Whether a call of `key` may go now: what it was counted as if it may, or a promise that
+   * settles with that when it may (undefined: the signal aborted first, nothing counted), or
+   * rejects with RATE_LIMITED when it may not before `deadline`.
    */
-  admit(key: KeyHash, deadline: number, signal: RequestSignal): null | Promise<void> {
+  admit(key: KeyHash, deadline: number, signal: RequestSignal): Counted | Promise<Counted | undefined> {
     const state = this.stateOf(key);
     const now = Date.now();
     if (state.pausedUntil > now) return this.waitThenAdmit(key, state.pausedUntil - now, deadline, signal);
@@ -102,17 +129,31 @@ export class KeyBudget {
       const { slice } = state;
       if (slice.left > 0 && slice.expires > now) {
         slice.left--;
-        return null;
+        return slice;
       }
       return this.refill(key, state).then((granted) =>
-        granted === null
-          ? (this.admitAlone(key, state, deadline, signal) ?? undefined)
-          : granted > 0
-            ? (this.admit(key, deadline, signal) ?? undefined)
-            : this.waitThenAdmit(key, RETRY_SLICE_MS, deadline, signal),
+        // Aborted while Redis was asked: nothing is counted, and nothing will be sent.
+        signal.aborted
+          ? undefined
+          : granted === null
+            ? this.admitAlone(key, state, deadline, signal)
+            : granted > 0
+              ? this.admit(key, deadline, signal)
+              : this.waitThenAdmit(key, RETRY_SLICE_MS, deadline, signal),
       );
     }
     return this.admitAlone(key, state, deadline, signal);
+  }
+
+  /** A call that admit counted and that was then never sent: what it counted is given back. */
+  refund(key: KeyHash, counted: Counted): void {
+    if (typeof counted === 'number') {
+      // Not stateOf: a refund makes no key recent, and a key dropped meanwhile has no counts left.
+      const state = this.keys.get(key);
+      state?.minute.remove(counted);
+      state?.hour.remove(counted);
+    } else if (!counted.lapsed) counted.left++;
+    else this.source?.giveBack(key, 1, counted.takenAt);
   }
 
   /** A 429 with Retry-After: no call of this key for `ms`, here and (shared) everywhere. */
@@ -134,7 +175,7 @@ export class KeyBudget {
     state: KeyState,
     deadline: number,
     signal: RequestSignal,
-  ): null | Promise<void> {
+  ): Counted | Promise<Counted | undefined> {
     const now = Date.now();
     const share = this.source?.peers ?? this.processes;
     const { perMinute, perHour } = this.limits;
@@ -144,7 +185,7 @@ export class KeyBudget {
     if (!minuteFull && !full(state.hour, perHour)) {
       state.minute.add(now);
       state.hour.add(now);
-      return null;
+      return now;
     }
     const waitMs = (minuteFull ? state.minute : state.hour).msUntilRoom(now);
     return this.waitThenAdmit(key, waitMs, deadline, signal);
@@ -155,32 +196,54 @@ export class KeyBudget {
     waitMs: number,
     deadline: number,
     signal: RequestSignal,
-  ): Promise<void> {
+  ): Promise<Counted | undefined> {
     if (Date.now() + waitMs >= deadline) throw overBudget(waitMs);
     await sleep(waitMs, signal);
     // Aborted meanwhile: the client says why (stopped()), and sends nothing.
-    if (signal.aborted) return;
-    const again = this.admit(key, deadline, signal);
-    if (again) await again;
+    if (signal.aborted) return undefined;
+    return this.admit(key, deadline, signal);
   }
 
-  /** One slice request per key at a time; the slice's leftovers go back when it lapses. */
+  /**
+   * One slice request per key at a time; the slice's leftovers go back when it lapses. Redis that
+   * has not answered within SLICE_WAIT_MS cannot say (null); what it grants after that goes back.
+   */
   private refill(key: KeyHash, state: KeyState): Promise<number | null> {
     if (state.refilling) return state.refilling;
     const source = this.source!;
     const takenAt = Date.now();
-    state.refilling = source.takeSlice(key, this.sliceSize, this.limits).then((granted) => {
-      state.refilling = null;
-      if (granted === null || granted === 0) return granted;
-      const slice = { left: granted, expires: Date.now() + SLICE_MS, takenAt };
-      state.slice = slice;
-      setTimeout(() => {
-        if (slice.left > 0) source.giveBack(key, slice.left, takenAt);
-        slice.left = 0;
-      }, SLICE_MS).unref();
-      return granted;
+    state.refilling = new Promise<number | null>((resolve) => {
+      let late = false;
+      const done = (granted: number | null) => {
+        clearTimeout(timer);
+        state.refilling = null;
+        resolve(granted);
+      };
+      const timer = setTimeout(() => {
+        late = true;
+        done(null);
+      }, SLICE_WAIT_MS);
+      void source.takeSlice(key, this.sliceSize, this.limits).then((granted) => {
+        if (late) {
+          if (granted) source.giveBack(key, granted, takenAt);
+          return;
+        }
+        if (granted) state.slice = this.sliceOf(key, granted, takenAt);
+        done(granted);
+      });
     });
     return state.refilling;
+  }
+
+  /** A slice of `granted` permits, whose leftovers go back to Redis when it lapses. */
+  private sliceOf(key: KeyHash, granted: number, takenAt: number): Slice {
+    const slice: Slice = { left: granted, expires: Date.now() + SLICE_MS, takenAt, lapsed: false };
+    setTimeout(() => {
+      if (slice.left > 0) this.source?.giveBack(key, slice.left, takenAt);
+      slice.left = 0;
+      slice.lapsed = true;
+    }, SLICE_MS).unref();
+    return slice;
   }
 
   /** Keys counted now (at most MAX_KEYS). */
@@ -204,7 +267,7 @@ export class KeyBudget {
         minute: new SlidingWindow(60_000),
         hour: new SlidingWindow(3_600_000),
         pausedUntil: 0,
-        slice: { left: 0, expires: 0, takenAt: 0 },
+        slice: { left: 0, expires: 0, takenAt: 0, lapsed: true },
         refilling: null,
       };
       this.keys.set(key, state);

@@ -52,9 +52,13 @@ export class RequestSignal extends EventEmitter {
   }
 }
 
-/** Waits `ms`, or less when the signal aborts first. */
+/** Waits `ms`, or less when the signal aborts first; not at all when it has aborted already. */
 export const sleep = (ms: number, signal: RequestSignal) =>
   new Promise<void>((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
     const timer = setTimeout(done, ms);
     signal.once('abort', done);
     function done() {

@@ -37,6 +37,13 @@ export class SlidingWindow {
     this.counts[i]! += n;
   }
 
+  /** Takes back `n` requests counted by add(at), while the slot they were counted in is held. */
+  remove(at: number, n = 1): void {
+    const slot = this.slotOf(at);
+    const i = slot % (BUCKETS + 1);
+    if (this.slots[i] === slot) this.counts[i] = Math.max(0, this.counts[i]! - n);
+  }
+
   /** When the oldest counted slot leaves the window: the soonest a full window has room again. */
   msUntilRoom(now: number): number {
     const current = this.slotOf(now);

@@ -4,6 +4,8 @@
 // budget; and a 429's Retry-After pauses the key, so the next call is not sent into it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness.ts';
+import { until } from '../live/clients.ts';
+import { RedisServer } from '../shared-state/processes.ts';
 
 const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
 
@@ -42,5 +44,62 @@ describe('the upstream budget of a key, in one process', () => {
     const paused = await h.gql(ONE_CONFIG, {}, 'phx_plugin_rw');
     expect(paused.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', budget: true });
     expect(h.upstreamCalls()).toHaveLength(1);
+  });
+});
+
+describe.each([
+  'counted alone',
+  'counted through Redis',
+])('the upstream budget of a key, %s, counts only the calls sent', (mode) => {
+  let h: Harness;
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    if (mode === 'counted through Redis') redis = await RedisServer.start();
+    // One call in flight at a time, so that others wait in line for it.
+    h = await startHarness({
+      env: {
+        UPSTREAM_BUDGET_PER_MINUTE: '3',
+        UPSTREAM_BUDGET_PER_HOUR: '100',
+        UPSTREAM_MAX_IN_FLIGHT: '1',
+        REQUEST_DEADLINE_MS: '5000',
+        ...(redis ? { REDIS_URL: redis.url } : {}),
+      },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await h?.close();
+    await redis?.stop();
+  });
+  beforeEach(() => h.reset());
+
+  it('gives back what a call counted when its client leaves while it waits in line', async () => {
+    h.upstream.faults.add({
+      path: '/pipeline_destination_configs/3/',
+      action: { kind: 'delay', ms: 1_000 },
+      times: 1,
+    });
+    const first = h.gql(ONE_CONFIG, {}, 'phx_read');
+    await until(() => h.upstreamCalls().length === 1, 'the first call to reach the upstream');
+    // Two more of the same key wait in line behind the first, and their clients leave.
+    const left = await Promise.all(
+      [1, 2].map(async () => {
+        const controller = new AbortController();
+        const answer = fetch(h.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer phx_read' },
+          body: JSON.stringify({ query: ONE_CONFIG }),
+          signal: controller.signal,
+        }).catch((error: Error) => error.name);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        controller.abort();
+        return answer;
+      }),
+    );
+    expect(left).toEqual(['AbortError', 'AbortError']);
+    expect((await first).body.data.project.destinationConfig.name).toBeTypeOf('string');
+    // The budget holds the one call sent: two more go out.
+    const after = await Promise.all([h.gql(ONE_CONFIG, {}, 'phx_read'), h.gql(ONE_CONFIG, {}, 'phx_read')]);
+    expect(after.map((a) => a.body.errors?.[0]?.extensions.code ?? 'sent')).toEqual(['sent', 'sent']);
+    expect(h.upstreamCalls()).toHaveLength(3);
   });
 });

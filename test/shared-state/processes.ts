@@ -59,6 +59,19 @@ export class RedisServer {
     await waitFor(this.child, /Ready to accept connections/, 'redis-server');
   }
 
+  /**
+   * Stops it answering without closing a connection (SIGSTOP): a Redis that stalls, as a paused
+   * server or a network black hole does, while its clients still think it ready.
+   */
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** Lets a frozen Redis answer again. */
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;

@@ -32,3 +32,20 @@ describe('SlidingWindow (a minute)', () => {
     }
   });
 });
+
+describe('SlidingWindow.remove (a call counted, then never sent)', () => {
+  it('takes back a count while its slot is held, never below zero, and nothing of a slot since reused', () => {
+    const window = new SlidingWindow(60_000);
+    const t0 = 1_000_000_000_000;
+    window.add(t0, 2);
+    window.remove(t0 + 10);
+    expect(window.count(t0 + 20)).toBe(1);
+    window.remove(t0);
+    window.remove(t0);
+    expect(window.count(t0 + 20)).toBe(0);
+    // The position of t0's slot holds a later slot now: removing for t0 leaves that one alone.
+    window.add(t0 + 61_000);
+    window.remove(t0);
+    expect(window.count(t0 + 61_000)).toBe(1);
+  });
+});

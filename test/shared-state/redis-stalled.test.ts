@@ -1,0 +1,61 @@
+// A Redis that stops answering without closing its connections (a paused server, a network black
+// hole): ioredis still calls it ready, so nothing falls back by itself. A key's upstream budget,
+// shared through it, asks it for a slice of permits about once a second: that wait is bounded
+// (key-budget.ts, SLICE_WAIT_MS), and the call is counted in the process alone meanwhile,
+// rather than wait for Redis past its request's deadline.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLICE_MS } from '../../src/upstream/key-budget.ts';
+import { type Harness, startHarness } from '../harness.ts';
+import { RedisServer } from './processes.ts';
+
+const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a shared upstream budget while Redis stalls', () => {
+  let redis: RedisServer;
+  let h: Harness;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    h = await startHarness({
+      env: {
+        REDIS_URL: redis.url,
+        UPSTREAM_BUDGET_PER_MINUTE: '480',
+        UPSTREAM_BUDGET_PER_HOUR: '4800',
+        REQUEST_DEADLINE_MS: '3000',
+      },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    redis?.thaw();
+    await h?.close();
+    await redis?.stop();
+  });
+
+  it('answers within the deadline, counted in the process alone, and again once Redis answers', async () => {
+    // A first call takes a slice; once it lapses, the next call must ask Redis for another.
+    expect((await h.gql(ONE_CONFIG, {}, 'phx_read')).body.data.project.destinationConfig.name).toBeTypeOf(
+      'string',
+    );
+    await settle(SLICE_MS + 200);
+    redis.freeze();
+    try {
+      // Bounded by the test, not by the gateway: without the bound the answer never came while
+      // Redis stayed frozen.
+      const answer = await Promise.race([
+        h.gql(ONE_CONFIG, {}, 'phx_read'),
+        settle(10_000).then(() => 'no answer within 10 s' as const),
+      ]);
+      expect(answer).not.toBe('no answer within 10 s');
+      if (answer === 'no answer within 10 s') return;
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data.project.destinationConfig.name).toBeTypeOf('string');
+    } finally {
+      redis.thaw();
+    }
+    expect((await h.gql(ONE_CONFIG, {}, 'phx_read')).body.data.project.destinationConfig.name).toBeTypeOf(
+      'string',
+    );
+    expect(h.upstreamCalls()).toHaveLength(3);
+  }, 30_000);
+});
