@@ -159,9 +159,20 @@ export class ActivityPoller {
     this.timer.unref();
   }
 
-  /** Tells every subscriber; settles when each has taken the event. */
+  /**
+   * Tells every subscriber; settles when each has taken the event. One that throws is its own
+   * stream's failure: the others are told all the same, and the poller goes on.
+   */
   private emit(event: PollerEvent): Promise<unknown> {
-    return Promise.all([...this.subscribers].map((subscriber) => subscriber(event)));
+    const taken: Promise<unknown>[] = [];
+    for (const subscriber of this.subscribers) {
+      try {
+        taken.push(subscriber(event));
+      } catch {
+        // Nothing of it reaches the other subscribers.
+      }
+    }
+    return Promise.all(taken);
   }
 
   /** Emits each event in order; settles when the last entry has been taken. */
@@ -181,6 +192,9 @@ export class ActivityPoller {
     let nextMs: number | null;
     try {
       nextMs = await this.pollOnce();
+    } catch {
+      // Whatever failed, the feed is not left silent: the next poll comes as it would.
+      nextMs = this.options.pollMs;
     } finally {
       this.running = false;
     }

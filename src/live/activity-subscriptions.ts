@@ -8,7 +8,7 @@
 // what it missed on its own before it joins the poller (resumed-stream.ts).
 import { Repeater } from 'graphql-yoga';
 import { hashKey, type KeyHash } from '../caller-key.ts';
-import { missingAuthorization } from '../errors/codes.ts';
+import { codedError, missingAuthorization } from '../errors/codes.ts';
 import { mayBeSameProject } from '../ids.ts';
 import { createLoaders } from '../loaders/index.ts';
 import type { SharedPolling } from '../shared-state/shared-polling.ts';
@@ -78,12 +78,13 @@ export class ActivitySubscriptions {
       const end = () => stop();
       this.ends.add(end);
       const signal = new RequestSignal();
+      const pushBounded = boundedPush(push, stop);
       if (after) {
         void runResumed({
           catchUp: new ActivityCatchUp(after, logName(args), () => catchUpExceeded(`after \`after\``)),
           reader: () => this.reader(authorization, args, signal),
           // Settles when the reader takes it, or at once when the stream is over.
-          push: (event) => Promise.race([push(event), stop]),
+          push: (event) => Promise.race([pushBounded(event), stop]),
           join,
           stop: () => stop(),
           signal,
@@ -91,7 +92,7 @@ export class ActivitySubscriptions {
         }).catch((error: unknown) => stop(error));
       } else {
         join((event) => {
-          const taken = push(event);
+          const taken = pushBounded(event);
           if (event.kind === 'end') stop();
           // Settles when the stream's reader takes the event (the poller paces a burst by it).
           return taken;
@@ -157,6 +158,50 @@ export class ActivitySubscriptions {
   closeAll(): void {
     for (const end of [...this.ends]) end();
   }
+}
+
+/**
+ * The most events a stream may have been handed and not taken: a reading's (a page of 1,000
+ * entries and an error event) and a few more. A Repeater refuses a 1,025th push by throwing.
+ */
+export const MAX_EVENTS_BEHIND = 1_020;
+
+/** The stream ended because it fell MAX_EVENTS_BEHIND behind the log. */
+export const fellBehind = () =>
+  codedError(
+    'QUERY_TOO_COMPLEX',
+    `This subscription fell ${MAX_EVENTS_BEHIND} entries behind the activity log: its selection takes longer to answer than entries arrive (each entry's nested fields are read from the upstream). It has ended; subscribe again with \`after\` set to the id of the last entry you received to read on, or select fewer nested fields.`,
+    { measure: 'activityBacklog', limit: MAX_EVENTS_BEHIND },
+  );
+
+/**
+ * A stream's push that holds its backlog to MAX_EVENTS_BEHIND: the event that would go past it
+ * ends the stream instead (fellBehind, after the events it has), and what comes after is dropped.
+ * The poller paces a burst by the slowest stream only up to its deadline (activity-poller.ts), so
+ * a stream whose each event costs upstream calls can fall behind a burst of several pages.
+ */
+function boundedPush(
+  push: (event: PollerEvent) => Promise<unknown>,
+  stop: () => unknown,
+): (event: PollerEvent) => Promise<unknown> {
+  let behind = 0;
+  let ended = false;
+  const taken = () => {
+    behind--;
+  };
+  return (event) => {
+    if (ended) return Promise.resolve();
+    if (behind >= MAX_EVENTS_BEHIND - 1 && event.kind !== 'end') {
+      ended = true;
+      const last = push({ kind: 'end', error: fellBehind() });
+      stop();
+      return last;
+    }
+    behind++;
+    const pushed = push(event);
+    void pushed.then(taken, taken);
+    return pushed;
+  };
 }
 
 /** How an error names the log: `project 1`, and its filters. */

@@ -1,0 +1,103 @@
+// A stream of activityAdded that cannot keep up (each entry's selection reads the upstream, and a
+// burst of several pages arrives faster than those reads answer) ends, saying why and how to read
+// on, once MAX_EVENTS_BEHIND entries wait for it; the poller it shares with the key's other
+// streams goes on. Before, the stream's Repeater refused its 1,025th unread push by throwing
+// inside the poller, which then never polled again: every stream of that key and arguments stayed
+// open and silent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EVENTS_BEHIND } from '../../src/live/activity-subscriptions.ts';
+import { type Harness, startHarness } from '../harness.ts';
+import { subscribe, type Transport, until } from './clients.ts';
+
+const FAST = 'subscription { activityAdded(projectId: "1", scope: "PluginConfig") { id itemId } }';
+const SLOW =
+  'subscription { activityAdded(projectId: "1", scope: "PluginConfig") { id itemId destinationConfig { name } } }';
+const LOG = '/api/projects/1/activity_log/';
+const BURST = 2_100;
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each<Transport>([
+  'sse',
+  'ws',
+])('a stream of activityAdded that falls behind, over %s', (transport) => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Follows the log 1,000 a page (posthog-2026); waits for a page to be taken 1 s at most.
+    h = await startHarness({
+      dialect: 'posthog-2026',
+      env: { ACTIVITY_POLL_MS: '600000', REQUEST_DEADLINE_MS: '1000' },
+    });
+  });
+  afterAll(() => h.close());
+
+  it('ends with QUERY_TOO_COMPLEX (activityBacklog), and the key’s other streams hear every entry and more', {
+    timeout: 90_000,
+  }, async () => {
+    const fast = subscribe(h, transport, 'phx_full', FAST);
+    const slow = subscribe(h, transport, 'phx_full', SLOW);
+    const fastNext = fast.next();
+    const slowNext = slow.next();
+    await until(
+      () => h.upstreamCalls({ path: LOG }).filter((c) => c.status !== null).length >= 1,
+      'the baseline poll',
+    );
+    await settle(100);
+    // Each slow event reads config 3, a little late.
+    h.upstream.faults.add({
+      path: '/pipeline_destination_configs/3/',
+      action: { kind: 'delay', ms: 5 },
+      times: 100_000,
+    });
+    const store = h.upstream.store;
+    const push = () =>
+      store.pushActivity({
+        projectId: 1,
+        userId: 1,
+        is_system: false,
+        activity: 'updated',
+        scope: 'PluginConfig',
+        item_id: '3',
+        detail: null,
+        createdAtMicros: store.nowMicros(),
+      }).id;
+    const burst = Array.from({ length: BURST }, push);
+    h.live.wake.written('Bearer phx_full', '/api/projects/1/pipeline_destination_configs/3/');
+
+    // biome-ignore lint/suspicious/noExplicitAny: results are inspected field by field.
+    const heard: any[] = [(await fastNext).value];
+    while (heard.length < BURST) {
+      const step = await Promise.race([fast.next(), settle(15_000).then(() => null)]);
+      if (step === null || step.done) break;
+      heard.push(step.value);
+    }
+    expect(heard.map((r) => r.data?.activityAdded.id)).toEqual(burst);
+
+    // The slow stream: what it had, then the end, saying why.
+    // biome-ignore lint/suspicious/noExplicitAny: results are inspected field by field.
+    const slowResults: any[] = [(await slowNext).value];
+    for (;;) {
+      const step = await Promise.race([slow.next(), settle(30_000).then(() => null)]);
+      if (step === null || step.done) break;
+      slowResults.push(step.value);
+    }
+    const last = slowResults.at(-1);
+    expect(last.errors?.[0]?.extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      measure: 'activityBacklog',
+      limit: MAX_EVENTS_BEHIND,
+    });
+    expect(slowResults.length).toBeLessThan(BURST);
+    expect(slowResults.slice(0, -1).map((r) => r.data.activityAdded.id)).toEqual(
+      burst.slice(0, slowResults.length - 1),
+    );
+
+    // The poller goes on: the next entry reaches the fast stream.
+    const next = push();
+    h.live.wake.written('Bearer phx_full', '/api/projects/1/pipeline_destination_configs/3/');
+    const after = await Promise.race([fast.next(), settle(15_000).then(() => null)]);
+    expect(after?.value?.data?.activityAdded.id).toBe(next);
+    await fast.return();
+    fast.dispose();
+    slow.dispose();
+  });
+});
