@@ -139,9 +139,9 @@ export async function attempt(
     const parsed = call.parseAnswer === false ? null : parseBody(decodeUtf8(chunks), contentType);
     return { status, contentType, body: parsed, chunks };
   } catch (error) {
-    // Failed after the answer's head came: on the way back, not before the upstream saw it.
+    // The head's status when the failure came after it (mid-body), for the log and the metrics.
     status = exchange?.status ?? null;
-    const failure = error instanceof AttemptFailure ? error : transportFailure(call, caller, status, error);
+    const failure = error instanceof AttemptFailure ? error : transportFailure(call, caller, error);
     errorCode = failure.error.extensions.code as string;
     return failure;
   } finally {
@@ -151,14 +151,12 @@ export async function attempt(
   }
 }
 
-function transportFailure(
-  call: UpstreamCall,
-  caller: CallerOptions,
-  status: number | null,
-  error: unknown,
-): AttemptFailure {
+function transportFailure(call: UpstreamCall, caller: CallerOptions, error: unknown): AttemptFailure {
   const deadlineHit = caller.signal.reason instanceof RequestDeadline || Date.now() >= caller.deadline - 1;
-  const retryable = isRetryableMethod(call.method) && status === null && isRetryableTransportError(error);
+  // A read is sent again whenever its transport failed in a way that says try again, even after
+  // its answer's head came (a body cut by a reset or a closing connection): a read changes
+  // nothing upstream, and a head without its body is no answer.
+  const retryable = isRetryableMethod(call.method) && isRetryableTransportError(error);
   const failure = transportError(error, deadlineHit);
   // A write cut after it may have reached the upstream may have been applied.
   const unknown = call.method !== 'GET' && (deadlineHit || mayHaveReachedUpstream(error));
