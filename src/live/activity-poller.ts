@@ -214,14 +214,19 @@ export class ActivityPoller {
     const before = sharing ? this.news.position() : null;
     const reading = sharing ? await sharing.renewWhile(this.readEvents()) : await this.readEvents();
     if (this.stopped) return null;
-    const taken = sharing ? await sharing.publish(reading.events, before!) : this.emitAll(reading.events);
+    const published = sharing
+      ? await sharing.publish(reading.events, before!)
+      : { taken: this.emitAll(reading.events) };
     // Not published (Redis lost): read again from the same position once it is back.
-    if (taken === null) return this.options.pollMs;
+    if (published === null) return this.options.pollMs;
     if (reading.ends) return null;
     if (reading.more) {
       // The rest of a burst is read once this page is taken (or the poll's deadline passes), so
       // a subscriber's backlog stays within a page whatever the burst.
-      await Promise.race([taken, new Promise((resolve) => setTimeout(resolve, this.options.pollDeadlineMs))]);
+      await Promise.race([
+        published.taken,
+        new Promise((resolve) => setTimeout(resolve, this.options.pollDeadlineMs)),
+      ]);
     }
     return reading.nextMs;
   }

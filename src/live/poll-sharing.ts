@@ -17,7 +17,20 @@ const fromWire = (event: WireEvent): PollerEvent =>
     ? event
     : { kind: event.kind, error: new GraphQLError(event.message, { extensions: event.extensions }) };
 
+/**
+ * How long this process's own message may take to come back through Redis (a millisecond or so
+ * when all is well) before it is taken as lost and handed to the subscribers here. Long enough
+ * that a message of another process's, published before this one took the lease, is heard first.
+ */
+const OWN_MESSAGE_RETURN_MS = 1_000;
+
 export type Share = (receive: (message: PollerMessage) => void) => Promise<PollerLink>;
+
+interface Unheard {
+  message: PollerMessage;
+  heard: (taken: Promise<unknown>) => void;
+  lost?: NodeJS.Timeout;
+}
 
 export class PollSharing {
   private readonly link: Promise<PollerLink>;
@@ -25,8 +38,8 @@ export class PollSharing {
   /** The newest message known (published or received), and the newest handed to subscribers. */
   private seq = 0;
   private deliveredSeq = 0;
-  /** Messages of this process's, waiting to come back: what settles when they are taken. */
-  private readonly waiting = new Map<number, (taken: Promise<unknown>) => void>();
+  /** Messages of this process's not yet come back, oldest first, and what settles when taken. */
+  private readonly unheard = new Map<number, Unheard>();
 
   constructor(
     share: Share,
@@ -72,29 +85,55 @@ export class PollSharing {
 
   /**
    * One numbered message with the position after it. Null when Redis did not take it: the
-   * position goes back to `before`, to be read again. Else what settles when this process's
-   * subscribers have taken its entries.
+   * position goes back to `before`, to be read again. Else, as soon as Redis took it, `taken`:
+   * what settles when this process's subscribers have taken its entries.
    */
-  async publish(events: PollerEvent[], before: NewsPosition): Promise<Promise<unknown> | null> {
+  async publish(events: PollerEvent[], before: NewsPosition): Promise<{ taken: Promise<unknown> } | null> {
     const link = await this.link;
     const seq = this.seq + 1;
-    const delivered = new Promise<Promise<unknown>>((resolve) => this.waiting.set(seq, resolve));
     const message: PollerMessage = { seq, position: this.news.position(), events: events.map(toWire) };
+    // Set before publishing: the pub/sub connection may bring it back before the commands one says
+    // it was published.
+    const taken = new Promise<Promise<unknown>>((heard) => this.unheard.set(seq, { message, heard }));
     this.seq = seq;
     try {
       await link.publish(message);
     } catch {
-      this.waiting.delete(seq);
+      this.unheard.delete(seq);
       this.seq = seq - 1;
       this.news.resume(before);
       return null;
     }
-    return delivered.then((taken) => taken);
+    // It comes back through the channel, in order with the messages of others. Lost on the way
+    // (the pub/sub connection dropped or went silent meanwhile), it is handed over from here.
+    const unheard = this.unheard.get(seq);
+    if (unheard) {
+      unheard.lost = setTimeout(() => this.receive(message), OWN_MESSAGE_RETURN_MS);
+      unheard.lost.unref();
+    }
+    // Wrapped: a promise returned bare would be awaited by whoever awaits the publish.
+    return { taken: taken.then((entriesTaken) => entriesTaken) };
   }
 
   /** A message of this poller, from this process or another: each once, in order. */
   private receive(message: PollerMessage): void {
-    if (message.seq <= this.deliveredSeq) return;
+    // This process's own older messages that have not come back by now were lost: theirs first.
+    for (const [seq, unheard] of this.unheard) {
+      if (seq >= message.seq) break;
+      this.deliver(unheard.message);
+    }
+    this.deliver(message);
+  }
+
+  private deliver(message: PollerMessage): void {
+    const unheard = this.unheard.get(message.seq);
+    this.unheard.delete(message.seq);
+    clearTimeout(unheard?.lost);
+    // Handed over already (or overtaken by a newer one): nothing more is owed for it.
+    if (message.seq <= this.deliveredSeq) {
+      unheard?.heard(Promise.resolve());
+      return;
+    }
     this.deliveredSeq = message.seq;
     if (message.seq > this.seq) {
       // Another process polled: its position is where this one would go on from.
@@ -102,8 +141,7 @@ export class PollSharing {
       this.news.resume(message.position);
     }
     const taken = this.emitAll(message.events.map(fromWire));
-    this.waiting.get(message.seq)?.(taken);
-    this.waiting.delete(message.seq);
+    unheard?.heard(taken);
   }
 
   /** The last subscriber here left. */

@@ -3,7 +3,7 @@
 // started as `npm run dev` starts them (src/main.ts under tsx), each found by the URL it prints.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -117,4 +117,61 @@ export async function startGatewayProcess(
       await once(child, 'exit');
     },
   };
+}
+
+/**
+ * A TCP hop between gateways and Redis that can stop passing Redis's bytes to the connections
+ * that subscribed (the pub/sub connections), keeping them open: messages published meanwhile are
+ * lost to those processes, as they are when a subscriber connection drops and comes back, while
+ * their commands connection goes on working.
+ */
+export class RedisTap {
+  private muted = false;
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
+
+  static async start(redisPort: number): Promise<RedisTap> {
+    let tap: RedisTap | null = null;
+    const server = createServer((client) => {
+      const redis = connect(redisPort, '127.0.0.1');
+      let subscriber = false;
+      for (const socket of [client, redis]) {
+        tap!.sockets.add(socket);
+        socket.on('close', () => tap!.sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.on('data', (chunk) => {
+        if (/subscribe/i.test(chunk.toString('latin1'))) subscriber = true;
+        redis.write(chunk);
+      });
+      redis.on('data', (chunk) => {
+        if (!(subscriber && tap!.muted)) client.write(chunk);
+      });
+      client.on('close', () => redis.destroy());
+      redis.on('close', () => client.destroy());
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    tap = new RedisTap(server, (server.address() as AddressInfo).port);
+    return tap;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** While on, what Redis sends a subscriber connection is dropped. */
+  muteSubscribers(on: boolean): void {
+    this.muted = on;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.server.close();
+    await once(this.server, 'close');
+  }
 }
