@@ -152,8 +152,7 @@ export class SharedLiveWork {
     run: SharedRun,
     replayLast: boolean,
   ): Promise<(() => void) | undefined> {
-    const reservation = await this.live.slots.reserve(key);
-    const release = reservation.take();
+    const release = await this.live.slots.take(key);
     // Left while its slot was being counted (in Redis), or shutting down: the slot is given back at once.
     if (subscriber.left || this.closed) {
       release();

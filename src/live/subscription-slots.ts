@@ -7,11 +7,6 @@ import type { KeyHash } from '../caller-key.ts';
 import { tooComplex } from '../limits/too-complex.ts';
 import type { SharedSlots } from '../shared-state/shared-slots.ts';
 
-/** A slot reserved before its stream starts; `take` when the stream starts. */
-export interface Reservation {
-  take(): () => void;
-}
-
 export class SubscriptionSlots {
   private readonly perKey = new Map<KeyHash, number>();
   private total = 0;
@@ -28,29 +23,35 @@ export class SubscriptionSlots {
   }
 
   /**
-   * Throws when no slot is free. Synchronous without a shared count (as subscribing was before
-   * REDIS_URL): a promise only when Redis is asked.
+   * Takes a slot of `key`: the function returned gives it back (once). Throws when none is free.
+   * Counted here before anything is awaited, so joins that come together (the frames of one
+   * WebSocket chunk are handled in one go) cannot all pass the check before any is counted.
+   * Synchronous without a shared count: a promise only when Redis is asked.
    */
-  reserve(key: KeyHash): Reservation | Promise<Reservation> {
+  take(key: KeyHash): (() => void) | Promise<() => void> {
     this.checkHere(key);
-    if (!this.shared) return { take: () => this.takeHere(key) };
+    const release = this.takeHere(key);
+    if (!this.shared) return release;
     const shared = this.shared;
-    return shared.reserve(key).then((member) => {
-      if (member === false) throw tooComplex('subscriptions', this.maxPerKey + 1, this.maxPerKey);
-      // Checked again: other streams of this process may have started meanwhile.
-      this.checkHere(key);
-      return {
-        take: () => {
-          const release = this.takeHere(key);
-          if (member === null) return release;
-          shared.hold(key, member);
-          return () => {
-            release();
-            shared.release(key, member);
-          };
-        },
-      };
-    });
+    return shared.reserve(key).then(
+      (member) => {
+        if (member === false) {
+          release();
+          throw tooComplex('subscriptions', this.maxPerKey + 1, this.maxPerKey);
+        }
+        // null: Redis could not say, and the slot is counted here alone.
+        if (member === null) return release;
+        shared.hold(key, member);
+        return () => {
+          release();
+          shared.release(key, member);
+        };
+      },
+      (error: unknown) => {
+        release();
+        throw error;
+      },
+    );
   }
 
   private checkHere(key: KeyHash): void {
