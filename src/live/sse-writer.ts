@@ -9,6 +9,7 @@
 //   has been taken for the stall timeout (STALLED_READER_MS), where it would otherwise hold its
 //   socket, and the kernel's buffers full of its events, until shutdown;
 // - the body is a plain Node stream, read by the HTTP response as it drains.
+import { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ExecutionResult, GraphQLError } from 'graphql';
@@ -165,6 +166,10 @@ class ResponseEvents implements Pingable, ResultReader {
     // (net.Socket's _onTimeout). Closing gives back its slot and socket ('close').
     socket?.setTimeout(stalledReaderMs);
     socket?.on('timeout', closeIfStalled);
+    // Node's HTTP server destroys a socket at its timeout unless its response (or request)
+    // listens for it: written to node's response, a quiet stream would be cut at the stall
+    // timeout whatever its client took. The stall check above decides alone.
+    if (this.res instanceof ServerResponse) this.res.on('timeout', leaveToStallCheck);
     this.res.write(PING);
     startPinging(this);
     this.pull();
@@ -231,6 +236,8 @@ class ResponseEvents implements Pingable, ResultReader {
     void Promise.resolve(this.results.return?.()).catch(() => {});
   }
 }
+
+function leaveToStallCheck(): void {}
 
 /** A stream's socket at its stall timeout: closed if bytes still wait for its client. */
 function closeIfStalled(this: Socket): void {
