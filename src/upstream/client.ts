@@ -186,7 +186,7 @@ export class UpstreamClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await response.body.text();
+      const text = await startOf(response.body, ROUTE_PROBE_MAX_BYTES);
       if (response.statusCode === 404) return !text.includes('Endpoint not found.');
       return response.statusCode < 500 ? true : null;
     } catch {
@@ -197,4 +197,22 @@ export class UpstreamClient {
   close(): Promise<void> {
     return this.connections.close();
   }
+}
+
+/**
+ * PostHog's 404 for a path it does not route is a line of JSON; an upstream that is not PostHog
+ * may answer the keyless probe with anything, endless, and is read no further than this.
+ */
+const ROUTE_PROBE_MAX_BYTES = 16 * 1024;
+
+/** The first `max` bytes of a body as text; the rest is not read (the body is destroyed). */
+async function startOf(body: AsyncIterable<Buffer>, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= max) break;
+  }
+  return Buffer.concat(chunks, size).subarray(0, max).toString('utf8');
 }
