@@ -6,6 +6,7 @@
 // arguments stayed open and silent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENTS_BEHIND } from '../../src/live/activity-subscriptions.ts';
+import { pushEntry } from '../activity-entries.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { subscribe, type Transport, until } from './clients.ts';
 
@@ -64,17 +65,7 @@ describe.each(
       times: 100_000,
     });
     const store = h.upstream.store;
-    const push = () =>
-      store.pushActivity({
-        projectId: 1,
-        userId: 1,
-        is_system: false,
-        activity: 'updated',
-        scope: 'PluginConfig',
-        item_id: '3',
-        detail: null,
-        createdAtMicros: store.nowMicros(),
-      }).id;
+    const push = () => pushEntry(store, 'PluginConfig', '3').id;
     const wake = () =>
       h.live.wake.written('Bearer phx_full', '/api/projects/1/pipeline_destination_configs/3/');
 

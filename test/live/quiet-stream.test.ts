@@ -4,6 +4,7 @@
 // request's lifetime still watches it) and the connection taken from node's server (a
 // subscription).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pushEntry } from '../activity-entries.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { subscribe } from './clients.ts';
 
@@ -55,16 +56,7 @@ describe('an event stream quiet for longer than STALLED_READER_MS', () => {
     for (let i = 0; i < 250 && !h.upstreamCalls().some((c) => c.path === LOG && c.status !== null); i++)
       await settle(20);
     await settle(QUIET_MS);
-    const itemId = h.upstream.store.pushActivity({
-      projectId: 1,
-      userId: 1,
-      is_system: false,
-      activity: 'updated',
-      scope: 'FeatureFlag',
-      item_id: 'after-the-quiet',
-      detail: null,
-      createdAtMicros: h.upstream.store.nowMicros(),
-    }).item_id;
+    const itemId = pushEntry(h.upstream.store, 'FeatureFlag', 'after-the-quiet').item_id;
     const step = await first;
     expect(step.value.data.activityAdded.itemId).toBe(itemId);
     stream.dispose();

@@ -12,6 +12,7 @@ import * as sseFeed from '../../examples/activity-feed-sse.ts';
 import * as wsFeed from '../../examples/activity-feed-ws.ts';
 import type { Dialect } from '../../src/reference-upstream/dialect.ts';
 import type { ActivityEntry } from '../../src/reference-upstream/model.ts';
+import { pushEntry as pushStoreEntry } from '../activity-entries.ts';
 import { codeBlocks, ROOT } from '../docs/markdown-blocks.ts';
 import { configId, type Harness, startHarness } from '../harness.ts';
 import { subscribe, type Transport } from './clients.ts';
@@ -26,19 +27,8 @@ const UPDATE =
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Writes an entry straight into the upstream's log (no write through the gateway wakes a poller). */
-function pushEntry(h: Harness, scope: string, itemId: string, projectId = 1): ActivityEntry {
-  const store = h.upstream.store;
-  return store.pushActivity({
-    projectId,
-    userId: 1,
-    is_system: false,
-    activity: 'updated',
-    scope,
-    item_id: itemId,
-    detail: null,
-    createdAtMicros: store.nowMicros(),
-  });
-}
+const pushEntry = (h: Harness, scope: string, itemId: string, projectId = 1): ActivityEntry =>
+  pushStoreEntry(h.upstream.store, scope, itemId, projectId);
 
 /** Project 1's entries from `from` on (store order: the upstream's, oldest first). */
 const projectEntries = (h: Harness, from: ActivityEntry) => {

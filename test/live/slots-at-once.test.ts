@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
+import { pushEntry } from '../activity-entries.ts';
 import type { Harness } from '../harness.ts';
 import { type GatewayProcess, RedisServer, startGatewayProcess } from '../shared-state/processes.ts';
 import { subscribe } from './clients.ts';
@@ -108,16 +109,7 @@ describe.each([
       const answered = () => upstream.requests.filter((r) => r.path === LOG && r.status !== null).length;
       const polls = answered();
       for (let i = 0; i < 250 && answered() <= polls; i++) await settle(20);
-      const itemId = upstream.store.pushActivity({
-        projectId: 1,
-        userId: 1,
-        is_system: false,
-        activity: 'updated',
-        scope: 'FeatureFlag',
-        item_id: `at-once-${next++}`,
-        detail: null,
-        createdAtMicros: upstream.store.nowMicros(),
-      }).item_id!;
+      const itemId = pushEntry(upstream.store, 'FeatureFlag', `at-once-${next++}`).item_id!;
       for (let i = 0; i < 250 && outcomes.length < JOINS; i++) await settle(20);
       leave();
       expect(refused()).toEqual(Array.from({ length: CAP }, () => ({ refused: 'QUERY_TOO_COMPLEX' })));

@@ -7,6 +7,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
+import { pushEntry } from '../activity-entries.ts';
 import type { Harness } from '../harness.ts';
 import { type Subscription, subscribe } from '../live/clients.ts';
 import { type GatewayProcess, RedisServer, startGatewayProcess } from './processes.ts';
@@ -28,16 +29,7 @@ describe('one activity poller across three processes', () => {
   function burst(count: number): string[] {
     const ids: string[] = [];
     for (let n = 0; n < count; n++) {
-      const entry = upstream.store.pushActivity({
-        projectId: 1,
-        userId: 1,
-        is_system: false,
-        activity: 'updated',
-        scope: 'FeatureFlag',
-        item_id: String(next++),
-        detail: null,
-        createdAtMicros: upstream.store.nowMicros(),
-      });
+      const entry = pushEntry(upstream.store, 'FeatureFlag', String(next++));
       ids.push(entry.item_id!);
     }
     return ids;

@@ -4,6 +4,7 @@
 // it does not wait forever for a message that will never come.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
+import { pushEntry } from '../activity-entries.ts';
 import type { Harness } from '../harness.ts';
 import { type Subscription, subscribe } from '../live/clients.ts';
 import { type GatewayProcess, RedisServer, RedisTap, startGatewayProcess } from './processes.ts';
@@ -21,17 +22,7 @@ describe("the lease holder's own message lost on its way back", () => {
   let stream: Subscription;
   let next = 0;
 
-  const push = () =>
-    upstream.store.pushActivity({
-      projectId: 1,
-      userId: 1,
-      is_system: false,
-      activity: 'updated',
-      scope: 'FeatureFlag',
-      item_id: String(next++),
-      detail: null,
-      createdAtMicros: upstream.store.nowMicros(),
-    }).item_id!;
+  const push = () => pushEntry(upstream.store, 'FeatureFlag', String(next++)).item_id!;
   const answeredPolls = () => upstream.requests.filter((r) => r.path === LOG && r.status !== null).length;
   /** Waits (bounded) until the upstream has answered `count` more polls than `from`. */
   async function pollsAfter(from: number, count: number) {
