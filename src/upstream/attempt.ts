@@ -141,7 +141,14 @@ export async function attempt(
   } catch (error) {
     // The head's status when the failure came after it (mid-body), for the log and the metrics.
     status = exchange?.status ?? null;
-    const failure = error instanceof AttemptFailure ? error : transportFailure(call, caller, error);
+    const failure =
+      error instanceof AttemptFailure
+        ? error
+        : status !== null && status >= 400
+          ? // An error's head came, and its body was cut: the head says what the answer was (a
+            // 429's Retry-After is waited out, a 4xx is not asked again).
+            statusFailure(call, status, '', exchange!.headers['retry-after'], caller)
+          : transportFailure(call, caller, error);
     errorCode = failure.error.extensions.code as string;
     return failure;
   } finally {
@@ -154,7 +161,7 @@ export async function attempt(
 function transportFailure(call: UpstreamCall, caller: CallerOptions, error: unknown): AttemptFailure {
   const deadlineHit = caller.signal.reason instanceof RequestDeadline || Date.now() >= caller.deadline - 1;
   // A read is sent again whenever its transport failed in a way that says try again, even after
-  // its answer's head came (a body cut by a reset or a closing connection): a read changes
+  // a success's head came (a body cut by a reset or a closing connection): a read changes
   // nothing upstream, and a head without its body is no answer.
   const retryable = isRetryableMethod(call.method) && isRetryableTransportError(error);
   const failure = transportError(error, deadlineHit);

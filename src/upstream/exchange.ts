@@ -36,16 +36,16 @@ class RequestAborted extends Error {
 }
 
 /**
- * A call under way. `status` is the answer's status once its head has come (null before): a
- * call that fails after it failed on the way back, not before the upstream saw it.
+ * A call under way. `status` and `headers` are the answer's once its head has come (null and
+ * empty before): a call that fails after it failed on the way back, not before the upstream saw it.
  */
 export class Exchange {
   status: number | null = null;
+  headers: Exchanged['headers'] = {};
   readonly done: Promise<Exchanged>;
   private resolve!: (answer: Exchanged) => void;
   private reject!: (error: unknown) => void;
   private abortCall: ((reason: Error) => void) | null = null;
-  private headers: Exchanged['headers'] = {};
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private settled = false;

@@ -1,7 +1,8 @@
 // An answer cut after its head came, in the middle of its body: over HTTP/1.1 the socket closes,
 // over HTTP/2 the stream is reset or the session goes away and closes. A read is sent again and
-// answers (nothing was applied, and the head alone is no answer); a write is never sent again,
-// and its outcome is reported as unknown.
+// answers (nothing was applied, and the head alone is no answer), unless the head was an
+// error's: a 429 cut so is the 429 it says, its Retry-After waited out; a write is never sent
+// again, and its outcome is reported as unknown.
 
 import type { IncomingMessage, Server } from 'node:http';
 import { constants, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
@@ -111,6 +112,27 @@ describe.each(CUTS)('an answer cut mid-body: $name', (cut) => {
     expect(answer.status).toBe(200);
     expect((answer.body as { name: string }).name).toBeTruthy();
     expect(upstream.requests.filter((r) => r.method === 'GET' && r.path === PROJECT_1)).toHaveLength(2);
+  });
+
+  it('takes a 429 cut mid-body for the 429 its head says: not sent again within its Retry-After', async () => {
+    // One call a minute: the next after this one is refused 429 with a Retry-After.
+    upstream.throttle.perMinute = 1;
+    try {
+      await callerOf(client).request({ method: 'GET', path: PROJECT_1 });
+      upstream.clearRequests();
+      upstream.faults.add({
+        path: PROJECT_1,
+        method: 'GET',
+        action: { kind: 'slow-body', ms: PAUSE_MS },
+        times: 1,
+      });
+      cut.arm(upstream);
+      const read = callerOf(client).request({ method: 'GET', path: PROJECT_1 });
+      expect(await codeOf(read)).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+      expect(upstream.requests.filter((r) => r.method === 'GET' && r.path === PROJECT_1)).toHaveLength(1);
+    } finally {
+      upstream.throttle.perMinute = null;
+    }
   });
 
   it('never sends the write again, and says its outcome is unknown', async () => {
