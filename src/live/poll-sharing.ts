@@ -111,8 +111,8 @@ export class PollSharing {
       unheard.lost = setTimeout(() => this.receive(message), OWN_MESSAGE_RETURN_MS);
       unheard.lost.unref();
     }
-    // Wrapped: a promise returned bare would be awaited by whoever awaits the publish.
-    return { taken: taken.then((entriesTaken) => entriesTaken) };
+    // In an object: a promise returned bare would be awaited by whoever awaits the publish.
+    return { taken };
   }
 
   /** A message of this poller, from this process or another: each once, in order. */

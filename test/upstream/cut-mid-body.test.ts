@@ -99,15 +99,14 @@ describe.each(CUTS)('an answer cut mid-body: $name', (cut) => {
     upstream.clearRequests();
   });
   afterEach(() => client.close());
+  /** The next `method` of `path` answers slowly, and is cut in the middle of its body. */
+  const cutNext = (path: string, method: string) => {
+    upstream.faults.add({ path, method, action: { kind: 'slow-body', ms: PAUSE_MS }, times: 1 });
+    cut.arm(upstream);
+  };
 
   it('sends the read again, and answers', async () => {
-    upstream.faults.add({
-      path: PROJECT_1,
-      method: 'GET',
-      action: { kind: 'slow-body', ms: PAUSE_MS },
-      times: 1,
-    });
-    cut.arm(upstream);
+    cutNext(PROJECT_1, 'GET');
     const answer = await callerOf(client).request({ method: 'GET', path: PROJECT_1 });
     expect(answer.status).toBe(200);
     expect((answer.body as { name: string }).name).toBeTruthy();
@@ -120,13 +119,7 @@ describe.each(CUTS)('an answer cut mid-body: $name', (cut) => {
     try {
       await callerOf(client).request({ method: 'GET', path: PROJECT_1 });
       upstream.clearRequests();
-      upstream.faults.add({
-        path: PROJECT_1,
-        method: 'GET',
-        action: { kind: 'slow-body', ms: PAUSE_MS },
-        times: 1,
-      });
-      cut.arm(upstream);
+      cutNext(PROJECT_1, 'GET');
       const read = callerOf(client).request({ method: 'GET', path: PROJECT_1 });
       expect(await codeOf(read)).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
       expect(upstream.requests.filter((r) => r.method === 'GET' && r.path === PROJECT_1)).toHaveLength(1);
@@ -136,13 +129,7 @@ describe.each(CUTS)('an answer cut mid-body: $name', (cut) => {
   });
 
   it('never sends the write again, and says its outcome is unknown', async () => {
-    upstream.faults.add({
-      path: CONFIG_2,
-      method: 'PATCH',
-      action: { kind: 'slow-body', ms: PAUSE_MS },
-      times: 1,
-    });
-    cut.arm(upstream);
+    cutNext(CONFIG_2, 'PATCH');
     const write = callerOf(client).request({ method: 'PATCH', path: CONFIG_2, json: { name: 'renamed' } });
     expect(await codeOf(write)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', writeOutcome: 'unknown' });
     expect(upstream.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
