@@ -4,7 +4,8 @@
 //
 // Failure policy (docs/operating.md, When Redis is lost):
 // - unreachable at start: start-up fails with a message naming REDIS_URL (and no password);
-// - lost while running: commands fail at once (no offline queue, so no request waits on Redis),
+// - lost while running (closed, or silent for SILENT_REDIS_MS): commands fail at once (no offline
+//   queue, so no request waits on Redis),
 //   `healthy` is false and each shared thing falls back to this process alone; /health says
 //   degraded, /ready stays 200 unless READY_REQUIRES_REDIS; `onHealthChange` listeners hear each
 //   transition once (observability/wiring.ts logs it); ioredis reconnects on its own and
@@ -24,6 +25,13 @@ export interface RedisSettings {
 
 /** How long start-up waits for Redis before it fails. */
 const CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * How long a command may go unanswered before its connection is taken as dead and made again
+ * (ioredis's socketTimeout): a Redis that stalls without closing (a paused server, a network black
+ * hole) is then lost, as one that closes is, rather than ready and silent while each command
+ * waits on it for as long as it stays so. Every command the gateway sends is O(1) or O(log n).
+ */
+export const SILENT_REDIS_MS = 2_000;
 /** Reconnection attempts are spaced up to this. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** Every PRESENCE_MS a process says it is alive; one silent for 3 of those is counted gone. */
@@ -86,6 +94,7 @@ export class SharedRedis {
         connectTimeout: CONNECT_TIMEOUT_MS,
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
+        socketTimeout: SILENT_REDIS_MS,
         retryStrategy: (times) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
       });
     const commands = make();
