@@ -40,6 +40,11 @@ export class PollSharing {
   private deliveredSeq = 0;
   /** Messages of this process's not yet come back, oldest first, and what settles when taken. */
   private readonly unheard = new Map<number, Unheard>();
+  /**
+   * A message of this process's whose publishing failed without saying whether Redis ran it (its
+   * answer lost with the connection): settled at the next lease, by the position Redis kept.
+   */
+  private unsure: PollerMessage | null = null;
 
   constructor(
     share: Share,
@@ -60,8 +65,15 @@ export class PollSharing {
       return false;
     }
     if (!this.holding) {
+      // Redis cannot say what it kept: nobody polls until it can (polling from a guess could
+      // repeat, or lose, what the last message carried).
+      const kept = await link.kept().catch(() => undefined);
+      if (kept === undefined) return false;
       this.holding = true;
-      const kept = await link.kept();
+      const unsure = this.unsure;
+      this.unsure = null;
+      // It ran: this process's subscribers get it, if it did not come back to them.
+      if (unsure && kept && kept.seq >= unsure.seq) this.receive(unsure);
       if (kept && kept.seq > this.seq) {
         this.seq = kept.seq;
         this.news.resume(kept.position);
@@ -100,8 +112,15 @@ export class PollSharing {
       await link.publish(message);
     } catch {
       this.unheard.delete(seq);
+      // Come back through the channel already: Redis ran it, whatever its answer said.
+      if (this.deliveredSeq >= seq) return { taken: Promise.resolve() };
+      // Not run, or run with its answer lost: read again from before it, once the next lease has
+      // said which (mayPoll). Published again under this number, a message that did run would be
+      // taken everywhere for the one already had, and dropped with whatever was found since.
       this.seq = seq - 1;
       this.news.resume(before);
+      this.unsure = message;
+      this.holding = false;
       return null;
     }
     // It comes back through the channel, in order with the messages of others. Lost on the way

@@ -73,9 +73,9 @@ export class PollerLink {
     }
   }
 
-  /** The position stored with the last message, if Redis still has it. */
+  /** The position stored with the last message, if Redis still has it; throws when Redis fails. */
   async kept(): Promise<KeptPosition | null> {
-    const text = await this.redis.commands.get(`position:${this.id}`).catch(() => null);
+    const text = await this.redis.commands.get(`position:${this.id}`);
     return text ? (JSON.parse(text) as KeptPosition) : null;
   }
 

@@ -94,3 +94,18 @@ export async function until(done: () => boolean, what: string): Promise<void> {
   }
   throw new Error(`waited in vain for ${what}`);
 }
+
+/**
+ * The item ids an `activityAdded { itemId }` stream delivers, until it has `count` of them or
+ * `quietMs` pass without one; a result with errors fails the test.
+ */
+export async function takeItemIds(stream: Subscription, count: number, quietMs = 10_000): Promise<string[]> {
+  const items: string[] = [];
+  while (items.length < count) {
+    const step = await Promise.race([stream.next(), pause(quietMs).then(() => null)]);
+    if (!step || step.done) break;
+    if (step.value.errors) throw new Error(`the stream failed: ${JSON.stringify(step.value.errors)}`);
+    items.push(step.value.data.activityAdded.itemId);
+  }
+  return items;
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { pushEntry } from '../activity-entries.ts';
 import type { Harness } from '../harness.ts';
-import { type Subscription, subscribe } from '../live/clients.ts';
+import { type Subscription, subscribe, takeItemIds } from '../live/clients.ts';
 import { type GatewayProcess, RedisServer, startGatewayProcess } from './processes.ts';
 
 const POLL_MS = 400;
@@ -33,18 +33,6 @@ describe('one activity poller across three processes', () => {
       ids.push(entry.item_id!);
     }
     return ids;
-  }
-
-  /** The item ids a stream delivers, until it has `count` of them (or 15 s pass without one). */
-  async function take(stream: Subscription, count: number): Promise<string[]> {
-    const items: string[] = [];
-    while (items.length < count) {
-      const step = await Promise.race([stream.next(), settle(15_000).then(() => null)]);
-      if (!step || step.done) break;
-      expect(step.value.errors).toBeUndefined();
-      items.push(step.value.data.activityAdded.itemId);
-    }
-    return items;
   }
 
   /** How many processes listen on the poller's channel. */
@@ -92,18 +80,19 @@ describe('one activity poller across three processes', () => {
     for (let i = 1; i < polls.length; i++) expect(polls[i]! - polls[i - 1]!).toBeGreaterThan(POLL_MS / 2);
 
     const made = burst(3);
-    for (const s of streams) expect(await take(s, 3)).toEqual(made);
+    for (const s of streams) expect(await takeItemIds(s, 3, 15_000)).toEqual(made);
   }, 30_000);
 
   it('the lease holder killed mid-burst: the others get every entry once, in order', async () => {
     const survivors = streams.slice(1);
     const first = burst(150);
     // The holder has published part of it.
-    const early = await Promise.all(survivors.map((s) => take(s, 50)));
+    const early = await Promise.all(survivors.map((s) => takeItemIds(s, 50, 15_000)));
     for (const got of early) expect(got).toEqual(first.slice(0, 50));
     gateways[0]!.child.kill('SIGKILL');
     const second = burst(150);
-    for (const s of survivors) expect(await take(s, 250)).toEqual([...first.slice(50), ...second]);
+    for (const s of survivors)
+      expect(await takeItemIds(s, 250, 15_000)).toEqual([...first.slice(50), ...second]);
   }, 60_000);
 
   it('Redis stopped mid-run: streams stay open; what came meanwhile arrives once when it is back', async () => {
@@ -112,9 +101,9 @@ describe('one activity poller across three processes', () => {
     const meanwhile = burst(5);
     await settle(POLL_MS * 3);
     await redis.resume();
-    for (const s of survivors) expect(await take(s, 5)).toEqual(meanwhile);
+    for (const s of survivors) expect(await takeItemIds(s, 5, 15_000)).toEqual(meanwhile);
     // And nothing twice: the next entry is the next one delivered.
     const after = burst(1);
-    for (const s of survivors) expect(await take(s, 1)).toEqual(after);
+    for (const s of survivors) expect(await takeItemIds(s, 1, 15_000)).toEqual(after);
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { pushEntry } from '../activity-entries.ts';
 import type { Harness } from '../harness.ts';
-import { type Subscription, subscribe } from '../live/clients.ts';
+import { type Subscription, subscribe, takeItemIds } from '../live/clients.ts';
 import { type GatewayProcess, RedisServer, RedisTap, startGatewayProcess } from './processes.ts';
 
 const POLL_MS = 300;
@@ -28,16 +28,6 @@ describe("the lease holder's own message lost on its way back", () => {
   async function pollsAfter(from: number, count: number) {
     for (let i = 0; i < 300 && answeredPolls() < from + count; i++) await settle(20);
     return answeredPolls() - from;
-  }
-  async function take(count: number): Promise<string[]> {
-    const items: string[] = [];
-    while (items.length < count) {
-      const step = await Promise.race([stream.next(), settle(10_000).then(() => null)]);
-      if (!step || step.done) break;
-      expect(step.value.errors).toBeUndefined();
-      items.push(step.value.data.activityAdded.itemId);
-    }
-    return items;
   }
 
   beforeAll(async () => {
@@ -72,6 +62,6 @@ describe("the lease holder's own message lost on its way back", () => {
     expect(await pollsAfter(polled, 3)).toBeGreaterThanOrEqual(3);
     tap.muteSubscribers(false);
     const after = push();
-    expect(await take(2)).toEqual([lost, after]);
+    expect(await takeItemIds(stream, 2)).toEqual([lost, after]);
   }, 60_000);
 });

@@ -123,10 +123,13 @@ export async function startGatewayProcess(
  * A TCP hop between gateways and Redis that can stop passing Redis's bytes to the connections
  * that subscribed (the pub/sub connections), keeping them open: messages published meanwhile are
  * lost to those processes, as they are when a subscriber connection drops and comes back, while
- * their commands connection goes on working.
+ * their commands connection goes on working. It can also let a transaction run and drop its answer,
+ * as a connection lost between the two does.
  */
 export class RedisTap {
   private muted = false;
+  /** Armed by dropReplyToTransaction: what its commands must hold, and what it settles. */
+  private dropping: { writes: RegExp[]; dropped: () => void } | null = null;
   private readonly sockets = new Set<Socket>();
 
   private constructor(
@@ -139,17 +142,29 @@ export class RedisTap {
     const server = createServer((client) => {
       const redis = connect(redisPort, '127.0.0.1');
       let subscriber = false;
+      // What this connection sent since a drop was armed, and whether its answers are dropped.
+      let sent = '';
+      let deaf = false;
       for (const socket of [client, redis]) {
         tap!.sockets.add(socket);
         socket.on('close', () => tap!.sockets.delete(socket));
         socket.on('error', () => undefined);
       }
       client.on('data', (chunk) => {
-        if (/subscribe/i.test(chunk.toString('latin1'))) subscriber = true;
+        const text = chunk.toString('latin1');
+        if (/subscribe/i.test(text)) subscriber = true;
         redis.write(chunk);
+        const dropping = tap!.dropping;
+        if (!dropping || subscriber) return;
+        sent += text;
+        if (dropping.writes.every((write) => write.test(sent)) && /EXEC/i.test(sent)) {
+          tap!.dropping = null;
+          deaf = true;
+          dropping.dropped();
+        }
       });
       redis.on('data', (chunk) => {
-        if (!(subscriber && tap!.muted)) client.write(chunk);
+        if (!deaf && !(subscriber && tap!.muted)) client.write(chunk);
       });
       client.on('close', () => redis.destroy());
       redis.on('close', () => client.destroy());
@@ -167,6 +182,17 @@ export class RedisTap {
   /** While on, what Redis sends a subscriber connection is dropped. */
   muteSubscribers(on: boolean): void {
     this.muted = on;
+  }
+
+  /**
+   * Passes the next transaction whose commands hold every one of `writes` to Redis, which runs
+   * it, and drops every answer on its connection from then on: the client never hears that it
+   * ran. Settles once the transaction has gone to Redis.
+   */
+  dropReplyToTransaction(...writes: RegExp[]): Promise<void> {
+    return new Promise((dropped) => {
+      this.dropping = { writes, dropped };
+    });
   }
 
   async close(): Promise<void> {
