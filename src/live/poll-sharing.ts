@@ -4,7 +4,7 @@
 // position after them, and every message of the poller (its own too) handed to this process's
 // subscribers once, in order.
 import { GraphQLError } from 'graphql';
-import type { PollerLink, PollerMessage, WireEvent } from '../shared-state/shared-polling.ts';
+import type { KeptPosition, PollerLink, PollerMessage, WireEvent } from '../shared-state/shared-polling.ts';
 import type { ActivityNews, NewsPosition } from './activity-news.ts';
 import type { PollerEvent } from './activity-poller.ts';
 
@@ -45,6 +45,8 @@ export class PollSharing {
    * answer lost with the connection): settled at the next lease, by the position Redis kept.
    */
   private unsure: PollerMessage | null = null;
+  /** Whether the news has had its starting point: once, at the first lease with nothing known. */
+  private started = false;
 
   constructor(
     share: Share,
@@ -70,18 +72,36 @@ export class PollSharing {
       const kept = await link.kept().catch(() => undefined);
       if (kept === undefined) return false;
       this.holding = true;
-      const unsure = this.unsure;
-      this.unsure = null;
-      // It ran: this process's subscribers get it, if it did not come back to them.
-      if (unsure && kept && kept.seq >= unsure.seq) this.receive(unsure);
+      this.settleUnsure(kept);
       if (kept && kept.seq > this.seq) {
         this.seq = kept.seq;
         this.news.resume(kept.position);
-      } else if (this.seq === 0) {
+      } else if (this.seq === 0 && !this.started) {
         this.news.start();
       }
+      this.started = true;
     }
     return true;
+  }
+
+  /**
+   * The message whose publishing failed, by what Redis kept: run (kept at or past its number),
+   * it is handed to this process's subscribers if it did not come back to them; not run, it is
+   * read again under its number. Redis keeping nothing (its data lost) cannot say: the number is
+   * not used again, so that, had it run, the next message is not taken for it (its entries may
+   * come twice; none is lost).
+   */
+  private settleUnsure(kept: KeptPosition | null): void {
+    const unsure = this.unsure;
+    if (!unsure) return;
+    if (kept === null) {
+      this.unsure = null;
+      this.seq = Math.max(this.seq, unsure.seq);
+    } else if (kept.seq >= unsure.seq) {
+      this.receive(unsure);
+    } else {
+      this.unsure = null;
+    }
   }
 
   /** A poll may outlast the lease (a slow upstream, a fitting Retry-After): renewed meanwhile. */
@@ -113,7 +133,7 @@ export class PollSharing {
     } catch {
       this.unheard.delete(seq);
       // Come back through the channel already: Redis ran it, whatever its answer said.
-      if (this.deliveredSeq >= seq) return { taken: Promise.resolve() };
+      if (this.deliveredSeq >= seq) return { taken };
       // Not run, or run with its answer lost: read again from before it, once the next lease has
       // said which (mayPoll). Published again under this number, a message that did run would be
       // taken everywhere for the one already had, and dropped with whatever was found since.
@@ -136,6 +156,14 @@ export class PollSharing {
 
   /** A message of this poller, from this process or another: each once, in order. */
   private receive(message: PollerMessage): void {
+    // The message whose publishing failed: one numbered after it says it ran (its number was
+    // known to whoever numbered that one), and comes after it; one of its number is the message
+    // every process has, whichever process's it is.
+    const unsure = this.unsure;
+    if (unsure && message.seq >= unsure.seq) {
+      this.unsure = null;
+      if (message.seq > unsure.seq) this.receive(unsure);
+    }
     // This process's own older messages that have not come back by now were lost: theirs first.
     for (const [seq, unheard] of this.unheard) {
       if (seq >= message.seq) break;

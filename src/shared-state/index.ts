@@ -8,6 +8,7 @@ import type { WakeBus } from '../live/wake-bus.ts';
 import type { KeyBudget } from '../upstream/key-budget.ts';
 import { SharedApqStore } from './apq-store.ts';
 import type { RedisSettings, SharedRedis } from './redis.ts';
+import { RedisUnavailableError } from './redis-unavailable.ts';
 import { SharedBudget } from './shared-budget.ts';
 import { SharedPolling } from './shared-polling.ts';
 import { SharedSlots } from './shared-slots.ts';
@@ -60,8 +61,16 @@ export async function shareLiveWork(
     if (cluster.isWorker) relayWakesThroughPrimary(wake);
     return;
   }
-  await relayWakesThroughRedis(wake, shared.redis);
-  const sharedBudget = new SharedBudget(shared.redis);
-  budget.shareThrough(sharedBudget);
-  await sharedBudget.listen(budget);
+  const { redis } = shared;
+  try {
+    await relayWakesThroughRedis(wake, redis);
+    const sharedBudget = new SharedBudget(redis);
+    budget.shareThrough(sharedBudget);
+    await sharedBudget.listen(budget);
+  } catch {
+    // Its channels could not be subscribed to (Redis closed, or went silent, since it answered).
+    throw new RedisUnavailableError(
+      `REDIS_URL: Redis at ${redis.settings.label} does not answer (it stopped while the gateway started)`,
+    );
+  }
 }

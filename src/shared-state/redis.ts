@@ -4,8 +4,8 @@
 //
 // Failure policy (docs/operating.md, When Redis is lost):
 // - unreachable at start: start-up fails with a message naming REDIS_URL (and no password);
-// - lost while running (closed, or silent for SILENT_REDIS_MS): commands fail at once (no offline
-//   queue, so no request waits on Redis),
+// - lost while running (closed, or a command unanswered for SILENT_REDIS_MS): commands fail at
+//   once (no offline queue, so no request waits on Redis past that),
 //   `healthy` is false and each shared thing falls back to this process alone; /health says
 //   degraded, /ready stays 200 unless READY_REQUIRES_REDIS; `onHealthChange` listeners hear each
 //   transition once (observability/wiring.ts logs it); ioredis reconnects on its own and
@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisUnavailableError } from './redis-unavailable.ts';
+import { SILENT_REDIS_MS } from './silent-redis.ts';
 
 export interface RedisSettings {
   url: string;
@@ -25,13 +26,6 @@ export interface RedisSettings {
 
 /** How long start-up waits for Redis before it fails. */
 const CONNECT_TIMEOUT_MS = 3_000;
-/**
- * How long a command may go unanswered before its connection is taken as dead and made again
- * (ioredis's socketTimeout): a Redis that stalls without closing (a paused server, a network black
- * hole) is then lost, as one that closes is, rather than ready and silent while each command
- * waits on it for as long as it stays so. Every command the gateway sends is O(1) or O(log n).
- */
-export const SILENT_REDIS_MS = 2_000;
 /** Reconnection attempts are spaced up to this. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** Every PRESENCE_MS a process says it is alive; one silent for 3 of those is counted gone. */
@@ -56,7 +50,9 @@ export class SharedRedis {
   ) {
     for (const client of [commands, subscriber]) {
       client.on('error', (error: Error & { code?: string }) => {
-        this.lastReason = `Redis at ${settings.label} unreachable (${error.code ?? error.name})`;
+        this.lastReason = error.message.startsWith('Socket timeout')
+          ? `Redis at ${settings.label} silent for ${SILENT_REDIS_MS / 1000} s`
+          : `Redis at ${settings.label} unreachable (${error.code ?? error.name})`;
       });
       client.on('close', () => {
         if (!this.lastReason.startsWith('Redis'))

@@ -2,7 +2,7 @@
 // process with subscribers of a poller keeps an ActivityPoller (live/activity-poller.ts), but only
 // the one holding the poller's lease reads the upstream:
 // - the lease (`lease:<poller>`) is taken or renewed at each poll (and during a long one) and
-//   lapses after leaseMs; a holder that dies stops renewing, and another process with
+//   lapses after leaseMs (three polls, at least MIN_LEASE_MS); a holder that dies stops renewing, and another process with
 //   subscribers takes it over at its next poll after that (so within leaseMs + one interval);
 // - what a poll found goes out on the poller's channel (`activity:<poller>`) as one message,
 //   numbered, with the position it leaves the poller at, in the same MULTI as the position is
@@ -18,8 +18,15 @@ import type { KeyHash } from '../caller-key.ts';
 import type { NewsPosition } from '../live/activity-news.ts';
 import type { ActivityEntryRecord } from '../upstream/records.ts';
 import type { SharedRedis } from './redis.ts';
+import { SILENT_REDIS_MS } from './silent-redis.ts';
 
 const POSITION_TTL_S = 600;
+/**
+ * The shortest lease: longer than a publish may wait for its answer (SILENT_REDIS_MS), so that a
+ * holder whose answer is lost still holds the lease when it learns so, and settles its message
+ * before another process polls on under the same number.
+ */
+const MIN_LEASE_MS = SILENT_REDIS_MS + 1_000;
 
 /** An event as it crosses Redis: an entry, or an error's message and extensions. */
 export type WireEvent =
@@ -66,17 +73,31 @@ export class PollerLink {
     if (!this.redis.healthy) return false;
     try {
       return (
-        (await this.redis.commands.eval(HOLD, 1, `lease:${this.id}`, this.redis.processId, leaseMs)) === 1
+        (await this.redis.commands.eval(
+          HOLD,
+          1,
+          `lease:${this.id}`,
+          this.redis.processId,
+          Math.max(leaseMs, MIN_LEASE_MS),
+        )) === 1
       );
     } catch {
       return false;
     }
   }
 
-  /** The position stored with the last message, if Redis still has it; throws when Redis fails. */
+  /**
+   * The position stored with the last message, if Redis still has one that reads; throws when
+   * Redis fails (it cannot say).
+   */
   async kept(): Promise<KeptPosition | null> {
     const text = await this.redis.commands.get(`position:${this.id}`);
-    return text ? (JSON.parse(text) as KeptPosition) : null;
+    try {
+      const kept = text ? (JSON.parse(text) as KeptPosition) : null;
+      return kept && Number.isInteger(kept.seq) && Array.isArray(kept.position?.seen) ? kept : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Stores the position and publishes the message, both or neither; throws when Redis fails. */

@@ -129,7 +129,7 @@ export async function startGatewayProcess(
 export class RedisTap {
   private muted = false;
   /** Armed by dropReplyToTransaction: what its commands must hold, and what it settles. */
-  private dropping: { writes: RegExp[]; dropped: () => void } | null = null;
+  private dropping: { writes: RegExp[]; run: boolean; dropped: () => void } | null = null;
   private readonly sockets = new Set<Socket>();
 
   private constructor(
@@ -144,6 +144,7 @@ export class RedisTap {
       let subscriber = false;
       // What this connection sent since a drop was armed, and whether its answers are dropped.
       let sent = '';
+      let sentFor: object | null = null;
       let deaf = false;
       for (const socket of [client, redis]) {
         tap!.sockets.add(socket);
@@ -153,15 +154,22 @@ export class RedisTap {
       client.on('data', (chunk) => {
         const text = chunk.toString('latin1');
         if (/subscribe/i.test(text)) subscriber = true;
-        redis.write(chunk);
-        const dropping = tap!.dropping;
-        if (!dropping || subscriber) return;
-        sent += text;
-        if (dropping.writes.every((write) => write.test(sent)) && /EXEC/i.test(sent)) {
-          tap!.dropping = null;
-          deaf = true;
-          dropping.dropped();
+        const dropping = subscriber ? null : tap!.dropping;
+        if (dropping && sentFor !== dropping) {
+          sent = '';
+          sentFor = dropping;
         }
+        if (dropping) sent += text;
+        const whole = dropping?.writes.every((write) => write.test(sent)) && /EXEC/i.test(sent);
+        if (!dropping || !whole) {
+          redis.write(chunk);
+          return;
+        }
+        // Not passed on: Redis discards the transaction it began when the connection goes.
+        if (dropping.run) redis.write(chunk);
+        tap!.dropping = null;
+        deaf = true;
+        dropping.dropped();
       });
       redis.on('data', (chunk) => {
         if (!deaf && !(subscriber && tap!.muted)) client.write(chunk);
@@ -185,13 +193,14 @@ export class RedisTap {
   }
 
   /**
-   * Passes the next transaction whose commands hold every one of `writes` to Redis, which runs
-   * it, and drops every answer on its connection from then on: the client never hears that it
-   * ran. Settles once the transaction has gone to Redis.
+   * Passes the next transaction whose commands hold every one of `writes` to Redis, which runs it
+   * (or, `run` false, holds back its EXEC, so that it never runs), and drops every answer on its
+   * connection from then on: the client never hears whether it ran. Settles once the
+   * transaction's EXEC has reached the tap.
    */
-  dropReplyToTransaction(...writes: RegExp[]): Promise<void> {
+  dropReplyToTransaction(writes: RegExp[], run = true): Promise<void> {
     return new Promise((dropped) => {
-      this.dropping = { writes, dropped };
+      this.dropping = { writes, run, dropped };
     });
   }
 

@@ -16,7 +16,14 @@ import { sha256 } from '../../src/persisted-operations/manifest.ts';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { configId, type Harness } from '../harness.ts';
 import { subscribe } from '../live/clients.ts';
-import { freePort, type GatewayProcess, RedisServer, startGatewayProcess, waitFor } from './processes.ts';
+import {
+  freePort,
+  type GatewayProcess,
+  RedisServer,
+  RedisTap,
+  startGatewayProcess,
+  waitFor,
+} from './processes.ts';
 
 const HOUR_MS = '3600000';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { activity itemId } }';
@@ -253,25 +260,41 @@ describe('three gateway processes sharing one Redis', () => {
   }, 30_000);
 });
 
+/** A gateway started with `redisUrl` that is expected to fail: its exit code and what it printed to stderr. */
+async function startUpFailure(redisUrl: string): Promise<{ code: number; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH, PORT: '0', DEMO_UPSTREAM: 'true', REDIS_URL: redisUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = (await once(child, 'exit')) as [number];
+  return { code, stderr };
+}
+
 describe('start-up without its Redis', () => {
   it('fails with one line naming REDIS_URL (and no password), exit 1', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: {
-        PATH: process.env.PATH,
-        PORT: '0',
-        DEMO_UPSTREAM: 'true',
-        REDIS_URL: `redis://user:s3cret@127.0.0.1:${port}`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const [code] = await once(child, 'exit');
+    const { code, stderr } = await startUpFailure(`redis://user:s3cret@127.0.0.1:${port}`);
     expect(code).toBe(1);
     expect(stderr).toContain(`REDIS_URL: Redis at redis://127.0.0.1:${port} does not answer`);
     expect(stderr).not.toContain('s3cret');
+  }, 30_000);
+
+  it('fails the same when Redis stops answering once connected', async () => {
+    const redis = await RedisServer.start();
+    // Its pub/sub connection hears nothing back: the gateway's first SUBSCRIBE goes unanswered.
+    const tap = await RedisTap.start(redis.port);
+    tap.muteSubscribers(true);
+    try {
+      const { code, stderr } = await startUpFailure(tap.url);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`REDIS_URL: Redis at ${tap.url} does not answer`);
+    } finally {
+      await tap.close();
+      await redis.stop();
+    }
   }, 30_000);
 });
