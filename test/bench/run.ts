@@ -127,15 +127,27 @@ interface Contender {
  */
 function contenders(withMesh: boolean, otlpEndpoint: string, redisUrl: string | null): Contender[] {
   const shared = { ...GATEWAY_ENV, REDIS_URL: redisUrl ?? '' };
+  // Each gateway right after the bare yoga server it is compared with, so that with the rounds
+  // taken forward and back the two are always measured one after the other: the machine's speed
+  // drifts while a run goes on (one contender's rounds of a cell spread by up to 1.8x in a run),
+  // and rounds taken 20 s apart, three contenders between them, carried more of that drift.
   return [
     { name: 'floor', args: ['test/bench/floor.mjs'], inEveryDialect: true },
     { name: 'bare yoga', args: ['test/bench/bare-yoga.mjs'], inEveryDialect: true },
+    // As `npm start` runs it: metrics on (the default), tracing off.
+    { name: 'gateway', args: ['dist/main.js'], env: GATEWAY_ENV, inEveryDialect: true },
     // In every dialect: whether the larger young generation pays where the one-call cells sit
     // nearest bare yoga's CPU (PostHog's dialects, docs/performance.md) decides whether it
     // belongs in `npm start`'s flags.
     {
       name: BARE_YOGA_LARGER_YOUNG,
       args: [LARGER_YOUNG_GENERATION, 'test/bench/bare-yoga.mjs'],
+      inEveryDialect: true,
+    },
+    {
+      name: GATEWAY_LARGER_YOUNG,
+      args: [LARGER_YOUNG_GENERATION, 'dist/main.js'],
+      env: GATEWAY_ENV,
       inEveryDialect: true,
     },
     ...(RIVALS
@@ -145,14 +157,6 @@ function contenders(withMesh: boolean, otlpEndpoint: string, redisUrl: string | 
           ...(withMesh ? [{ name: MESH, args: ['test/bench/rivals/mesh.mjs'] }] : []),
         ]
       : []),
-    // As `npm start` runs it: metrics on (the default), tracing off.
-    { name: 'gateway', args: ['dist/main.js'], env: GATEWAY_ENV, inEveryDialect: true },
-    {
-      name: GATEWAY_LARGER_YOUNG,
-      args: [LARGER_YOUNG_GENERATION, 'dist/main.js'],
-      env: GATEWAY_ENV,
-      inEveryDialect: true,
-    },
     // What tracing costs: every operation and upstream attempt a span, exported over OTLP/HTTP.
     {
       name: 'gateway, traced',
