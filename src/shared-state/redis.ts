@@ -4,7 +4,8 @@
 //
 // Failure policy (docs/operating.md, When Redis is lost):
 // - unreachable at start: start-up fails with a message naming REDIS_URL (and no password);
-// - lost while running (closed, or a command unanswered for SILENT_REDIS_MS): commands fail at
+// - lost while running (closed, or a command unanswered for SILENT_REDIS_MS; the pub/sub
+//   connection is pinged every PRESENCE_MS so that it is timed too): commands fail at
 //   once (no offline queue, so no request waits on Redis past that),
 //   `healthy` is false and each shared thing falls back to this process alone; /health says
 //   degraded, /ready stays 200 unless READY_REQUIRES_REDIS; `onHealthChange` listeners hear each
@@ -124,9 +125,17 @@ export class SharedRedis {
     return `${this.settings.keyPrefix}${name}`;
   }
 
-  /** Presence: how many processes share this Redis (what each one's fallback share is). */
+  /**
+   * Presence: how many processes share this Redis (what each one's fallback share is). And a
+   * ping on the pub/sub connection, which sends no command of its own: timed as every command is
+   * (socketTimeout), one gone silent (forgotten by a NAT or a load balancer while idle) is found
+   * within PRESENCE_MS + SILENT_REDIS_MS and made again, where its subscribers heard nothing
+   * until TCP's keep-alive gave up on it, minutes later; and the traffic keeps such a middlebox
+   * from forgetting it.
+   */
   private startPresence(): void {
     const beat = async () => {
+      this.subscriber.ping().catch(() => undefined);
       const now = Date.now();
       try {
         const [, , [, count]] = (await this.commands

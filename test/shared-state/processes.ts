@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { RespFrames } from './resp-frames.ts';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -120,10 +121,11 @@ export async function startGatewayProcess(
 }
 
 /**
- * A TCP hop between gateways and Redis that can stop passing Redis's bytes to the connections
- * that subscribed (the pub/sub connections), keeping them open: messages published meanwhile are
- * lost to those processes, as they are when a subscriber connection drops and comes back, while
- * their commands connection goes on working. It can also let a transaction run and drop its answer,
+ * A TCP hop between gateways and Redis that can stop passing the published messages to the
+ * connections that subscribed (the pub/sub connections), keeping them open and answering their
+ * pings: messages published meanwhile are lost to those processes, as they are when a subscriber
+ * connection drops and comes back, while their commands connection goes on working. It can
+ * silence those connections altogether, as a NAT that forgot them does. It can also let a transaction run and drop its answer,
  * as a connection lost between the two does.
  */
 export class RedisTap {
@@ -131,6 +133,8 @@ export class RedisTap {
   /** Armed by dropReplyToTransaction: what its commands must hold, and what it settles. */
   private dropping: { writes: RegExp[]; run: boolean; dropped: () => void } | null = null;
   private readonly sockets = new Set<Socket>();
+  /** Silences each subscriber connection open now (silenceSubscriberConnections). */
+  private readonly subscriberSilencers = new Set<() => void>();
 
   private constructor(
     private readonly server: Server,
@@ -146,14 +150,26 @@ export class RedisTap {
       let sent = '';
       let sentFor: object | null = null;
       let deaf = false;
+      // Nothing crosses a silenced connection, either way, and nothing closes it.
+      let silent = false;
+      const silence = () => {
+        silent = true;
+      };
       for (const socket of [client, redis]) {
         tap!.sockets.add(socket);
-        socket.on('close', () => tap!.sockets.delete(socket));
+        socket.on('close', () => {
+          tap!.sockets.delete(socket);
+          tap!.subscriberSilencers.delete(silence);
+        });
         socket.on('error', () => undefined);
       }
       client.on('data', (chunk) => {
+        if (silent) return;
         const text = chunk.toString('latin1');
-        if (/subscribe/i.test(text)) subscriber = true;
+        if (/subscribe/i.test(text) && !subscriber) {
+          subscriber = true;
+          tap!.subscriberSilencers.add(silence);
+        }
         const dropping = subscriber ? null : tap!.dropping;
         if (dropping && sentFor !== dropping) {
           sent = '';
@@ -171,9 +187,11 @@ export class RedisTap {
         deaf = true;
         dropping.dropped();
       });
-      redis.on('data', (chunk) => {
-        if (!deaf && !(subscriber && tap!.muted)) client.write(chunk);
+      // Frame by frame: a muted subscriber still hears the answers to its pings and subscriptions.
+      const frames = new RespFrames((frame, published) => {
+        if (!deaf && !silent && !(published && subscriber && tap!.muted)) client.write(frame);
       });
+      redis.on('data', (chunk: Buffer) => frames.push(chunk));
       client.on('close', () => redis.destroy());
       redis.on('close', () => client.destroy());
     });
@@ -187,9 +205,18 @@ export class RedisTap {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** While on, what Redis sends a subscriber connection is dropped. */
+  /** While on, the messages Redis publishes to a subscriber connection are dropped. */
   muteSubscribers(on: boolean): void {
     this.muted = on;
+  }
+
+  /**
+   * The subscriber connections open now go silent both ways, for good, as one that a NAT or a
+   * load balancer forgot while it was idle: what either end sends is dropped, and neither end is
+   * told. Connections made after it pass as before.
+   */
+  silenceSubscriberConnections(): void {
+    for (const silence of this.subscriberSilencers) silence();
   }
 
   /**
