@@ -125,11 +125,14 @@ export async function startGatewayProcess(
  * connections that subscribed (the pub/sub connections), keeping them open and answering their
  * pings: messages published meanwhile are lost to those processes, as they are when a subscriber
  * connection drops and comes back, while their commands connection goes on working. It can
- * silence those connections altogether, as a NAT that forgot them does. It can also let a transaction run and drop its answer,
- * as a connection lost between the two does.
+ * silence those connections altogether, as a NAT that forgot them does, and those yet to come from
+ * their first subscribe. It can also let a transaction run and drop its answer, as a connection
+ * lost between the two does.
  */
 export class RedisTap {
   private muted = false;
+  /** Set by silenceSubscribersToCome: each connection goes silent at its first subscribe. */
+  private silencingLaterSubscribers = false;
   /** Armed by dropReplyToTransaction: what its commands must hold, and what it settles. */
   private dropping: { writes: RegExp[]; run: boolean; dropped: () => void } | null = null;
   private readonly sockets = new Set<Socket>();
@@ -169,7 +172,9 @@ export class RedisTap {
         if (/subscribe/i.test(text) && !subscriber) {
           subscriber = true;
           tap!.subscriberSilencers.add(silence);
+          if (tap!.silencingLaterSubscribers) silence();
         }
+        if (silent) return;
         const dropping = subscriber ? null : tap!.dropping;
         if (dropping && sentFor !== dropping) {
           sent = '';
@@ -217,6 +222,14 @@ export class RedisTap {
    */
   silenceSubscriberConnections(): void {
     for (const silence of this.subscriberSilencers) silence();
+  }
+
+  /**
+   * From now on each connection goes silent both ways at its first subscribe, the subscribe
+   * itself unsent: a process whose pub/sub connection never hears back from Redis.
+   */
+  silenceSubscribersToCome(): void {
+    this.silencingLaterSubscribers = true;
   }
 
   /**

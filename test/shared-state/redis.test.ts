@@ -287,7 +287,7 @@ describe('start-up without its Redis', () => {
     const redis = await RedisServer.start();
     // Its pub/sub connection hears nothing back: the gateway's first SUBSCRIBE goes unanswered.
     const tap = await RedisTap.start(redis.port);
-    tap.muteSubscribers(true);
+    tap.silenceSubscribersToCome();
     try {
       const { code, stderr } = await startUpFailure(tap.url);
       expect(code).toBe(1);
