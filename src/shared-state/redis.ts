@@ -1,5 +1,5 @@
 // The connection to Redis when REDIS_URL is set: one client for commands and one for pub/sub
-// (a subscribed connection takes no other command). Keys are prefixed (REDIS_KEY_PREFIX) and
+// (a subscribed connection takes only subscriptions and PING). Keys are prefixed (REDIS_KEY_PREFIX) and
 // hold hashes of keys, never a key; every key written has a TTL.
 //
 // Failure policy (docs/operating.md, When Redis is lost):
@@ -127,7 +127,7 @@ export class SharedRedis {
 
   /**
    * Presence: how many processes share this Redis (what each one's fallback share is). And a
-   * ping on the pub/sub connection, which sends no command of its own: timed as every command is
+   * ping on the pub/sub connection, which idle sends nothing: timed as every command is
    * (socketTimeout), one gone silent (forgotten by a NAT or a load balancer while idle) is found
    * within PRESENCE_MS + SILENT_REDIS_MS and made again, where its subscribers heard nothing
    * until TCP's keep-alive gave up on it, minutes later; and the traffic keeps such a middlebox

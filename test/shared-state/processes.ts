@@ -169,7 +169,8 @@ export class RedisTap {
       client.on('data', (chunk) => {
         if (silent) return;
         const text = chunk.toString('latin1');
-        if (/subscribe/i.test(text) && !subscriber) {
+        // A command whose name is (P)SUBSCRIBE, not a payload that holds the word.
+        if (/\r\np?subscribe\r\n/i.test(text) && !subscriber) {
           subscriber = true;
           tap!.subscriberSilencers.add(silence);
           if (tap!.silencingLaterSubscribers) silence();

@@ -1,7 +1,8 @@
 // A pub/sub connection gone silent: a NAT or a load balancer between a gateway and Redis forgot
 // it while it sat idle, so nothing crosses it and neither end is told.
-// It sends no command of its own, so nothing timed it: the process went on taking it for
-// subscribed until TCP's keep-alive gave up on it, minutes later, and its subscribers heard nothing more of what another process's poller found.
+// Idle, it sends nothing, so nothing timed it: the process went on taking it for subscribed
+// until TCP's keep-alive gave up on it, minutes later, and its subscribers heard nothing more
+// of what another process's poller found.
 // Pinged with the presence beat, it is timed as the commands connection is (3 s), found silent,
 // made again and subscribed again, and the subscribers hear the poller's findings again.
 import { Redis } from 'ioredis';
