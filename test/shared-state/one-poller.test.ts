@@ -8,15 +8,13 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { pushEntry } from '../activity-entries.ts';
-import type { Harness } from '../harness.ts';
 import { type Subscription, subscribe, takeItemIds } from '../live/clients.ts';
-import { type GatewayProcess, RedisServer, startGatewayProcess } from './processes.ts';
+import { asHarness, type GatewayProcess, RedisServer, startGatewayProcess } from './processes.ts';
 
 const POLL_MS = 400;
 const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { activity itemId } }';
 const LOG = '/api/projects/1/activity_log/';
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const at = (g: GatewayProcess) => ({ url: g.url, wsUrl: g.url.replace('http', 'ws') }) as Harness;
 
 describe('one activity poller across three processes', () => {
   let upstream: ReferenceUpstream;
@@ -56,10 +54,10 @@ describe('one activity poller across three processes', () => {
       ),
     );
     // The first subscriber's process polls first, and holds the lease.
-    streams.push(subscribe(at(gateways[0]!), 'sse', 'phx_full', ACTIVITY));
+    streams.push(subscribe(asHarness(gateways[0]!), 'sse', 'phx_full', ACTIVITY));
     for (let i = 0; i < 200 && !upstream.requests.some((r) => r.path === LOG && r.status !== null); i++)
       await settle(10);
-    streams.push(...gateways.slice(1).map((g) => subscribe(at(g), 'sse', 'phx_full', ACTIVITY)));
+    streams.push(...gateways.slice(1).map((g) => subscribe(asHarness(g), 'sse', 'phx_full', ACTIVITY)));
     for (let i = 0; i < 200 && (await listeners()) < 3; i++) await settle(20);
   }, 60_000);
   afterAll(async () => {

@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import type { Harness } from '../harness.ts';
 import { RespFrames } from './resp-frames.ts';
 
 export async function freePort(): Promise<number> {
@@ -81,6 +82,10 @@ export class RedisServer {
     this.child = null;
   }
 }
+
+/** What subscribe() and the live clients need of a harness: where a gateway process listens. */
+export const asHarness = (g: GatewayProcess) =>
+  ({ url: g.url, wsUrl: g.url.replace('http', 'ws') }) as Harness;
 
 export interface GatewayProcess {
   url: string;

@@ -9,9 +9,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import { pushEntry } from '../activity-entries.ts';
-import type { Harness } from '../harness.ts';
 import { type Subscription, subscribe, takeItemIds } from '../live/clients.ts';
-import { type GatewayProcess, RedisServer, RedisTap, startGatewayProcess } from './processes.ts';
+import { asHarness, type GatewayProcess, RedisServer, RedisTap, startGatewayProcess } from './processes.ts';
 
 const POLL_MS = 300;
 const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { itemId } }';
@@ -19,7 +18,6 @@ const LOG = '/api/projects/1/activity_log/';
 /** Without the ping, no entry reached the silenced process's subscriber within this. */
 const BOUND_MS = 15_000;
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const at = (g: GatewayProcess) => ({ url: g.url, wsUrl: g.url.replace('http', 'ws') }) as Harness;
 
 describe('a pub/sub connection gone silent', () => {
   let upstream: ReferenceUpstream;
@@ -51,14 +49,14 @@ describe('a pub/sub connection gone silent', () => {
     holder = await startGatewayProcess(upstream.url, { ...env, REDIS_URL: redis.url });
     // The first subscriber's process polls first, and holds the lease from then on (each poll
     // renews it) while the other process starts.
-    holderStream = subscribe(at(holder), 'sse', 'phx_full', ACTIVITY);
+    holderStream = subscribe(asHarness(holder), 'sse', 'phx_full', ACTIVITY);
     for (let i = 0; i < 500 && !upstream.requests.some((r) => r.path === LOG && r.status !== null); i++)
       await settle(10);
     holderId = await leaseHolder();
     expect(holderId).not.toBeNull();
     // Only this one's connections cross the tap.
     listener = await startGatewayProcess(upstream.url, { ...env, REDIS_URL: tap.url });
-    listenerStream = subscribe(at(listener), 'sse', 'phx_full', ACTIVITY);
+    listenerStream = subscribe(asHarness(listener), 'sse', 'phx_full', ACTIVITY);
     await settle(POLL_MS * 2);
   }, 60_000);
   afterAll(async () => {

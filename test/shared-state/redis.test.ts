@@ -14,9 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/caller-key.ts';
 import { sha256 } from '../../src/persisted-operations/manifest.ts';
 import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
-import { configId, type Harness } from '../harness.ts';
+import { configId } from '../harness.ts';
 import { subscribe } from '../live/clients.ts';
 import {
+  asHarness,
   freePort,
   type GatewayProcess,
   RedisServer,
@@ -49,9 +50,6 @@ async function gql(
   });
   return response.json() as Promise<Answer>;
 }
-
-/** What subscribe() needs of a harness: where the gateway listens. */
-const asHarness = (g: GatewayProcess) => ({ url: g.url, wsUrl: g.url.replace('http', 'ws') }) as Harness;
 
 describe('three gateway processes sharing one Redis', () => {
   let upstream: ReferenceUpstream;
