@@ -204,17 +204,20 @@ describe('the gateway process', () => {
   // (docs/operating.md, "Idle spells"). It cannot be turned off once the heap exists, so `npm start`
   // gives node --no-memory-reducer; V8 prints each of its steps under --trace-gc-verbose.
   it('runs node as npm start does, with no memory reducer to shrink the heap when idle', async () => {
-    const REDUCER = /Memory reducer: started GC/;
+    // The reducer's timer prints a line every 8 s from the first old-generation growth on, whether
+    // or not the allocation rate then lets it collect. Its first collection is not awaited: on a
+    // loaded machine V8 can judge the rate high for a minute or more, so it proves nothing more
+    // about the flag than the timer's line does.
+    const REDUCER = /Memory reducer: (?:started GC|low alloc|high alloc|waiting)/;
     const deployed = startGateway(DEMO, [...DEPLOYED_NODE_FLAGS, '--trace-gc-verbose']);
     const asNodeDefaults = startGateway(DEMO, ['--trace-gc-verbose']);
     await Promise.all([deployed.url, asNodeDefaults.url]);
-    // Both idle from start-up: node's own default reduces within 15-35 s (with the TypeScript
-    // loader), and the deployed one is given 5 s more to do the same.
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     for (let waited = 0; waited < 60_000 && !REDUCER.test(asNodeDefaults.output().stdout); waited += 250)
       await sleep(250);
     expect(asNodeDefaults.output().stdout).toMatch(REDUCER);
-    await sleep(5_000);
+    // The deployed one, started at the same moment, is given one more timer period to do the same.
+    await sleep(9_000);
     expect(deployed.output().stdout).not.toMatch(/Memory reducer/);
   }, 90_000);
 
