@@ -127,7 +127,7 @@ export class SharedRedis {
 
   /**
    * Presence: how many processes share this Redis (what each one's fallback share is). And a
-   * ping on the pub/sub connection, which idle sends nothing: timed as every command is
+   * ping on the pub/sub connection, which sends nothing while idle: timed as every command is
    * (socketTimeout), one gone silent (forgotten by a NAT or a load balancer while idle) is found
    * within PRESENCE_MS + SILENT_REDIS_MS and made again, where its subscribers heard nothing
    * until TCP's keep-alive gave up on it, minutes later; and the traffic keeps such a middlebox

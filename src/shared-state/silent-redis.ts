@@ -7,6 +7,6 @@
 // one that closes is, rather than ready and silent while each command waits on it for as long as
 // it stays so. None of the gateway's commands blocks, and a working Redis answers each within
 // milliseconds; a stall past this (a failover's pause) costs one reconnection. The pub/sub
-// connection, which idle sends nothing, is pinged with the presence beat so that this
+// connection, which sends nothing while idle, is pinged with the presence beat so that this
 // watches it too.
 export const SILENT_REDIS_MS = 3_000;
