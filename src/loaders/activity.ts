@@ -77,7 +77,11 @@ export class Activity {
         },
         parseAnswer: false,
       });
-      return normalizeCursorPage(answer, (raw) => normalizeEntry(raw, projectId));
+      return normalizeCursorPage(
+        answer,
+        (raw) => normalizeEntry(raw, projectId),
+        PATHS.activityLog(projectId),
+      );
     }, pageCacheKey);
     if (key.cursor === null && !this.pageLoader.peek(key))
       this.firstPagesAt.set(pageCacheKey(key), this.writesSent());

@@ -84,7 +84,12 @@ export class BatchExports {
         query: { limit, offset },
         parseAnswer: false,
       });
-      const page = normalizeOffsetPage(answer, (raw) => normalizeBatchExport(raw, projectId), offset);
+      const page = normalizeOffsetPage(
+        answer,
+        (raw) => normalizeBatchExport(raw, projectId),
+        offset,
+        PATHS.batchExports(projectId),
+      );
       return page;
     }, jsonKey);
     return this.pageLoader.load(key);
@@ -126,7 +131,11 @@ export class BatchExports {
         },
         parseAnswer: false,
       });
-      return normalizeCursorPage(answer, (raw) => normalizeBatchExportRun(raw, k.projectId, k.uuid));
+      return normalizeCursorPage(
+        answer,
+        (raw) => normalizeBatchExportRun(raw, k.projectId, k.uuid),
+        PATHS.batchExportRuns(k.projectId, k.uuid),
+      );
     }, jsonKey);
     return this.runPages.load(key);
   }
@@ -140,7 +149,11 @@ export class BatchExports {
         query: { cursor: k.cursor ?? undefined, ordering: '-created_at' },
         parseAnswer: false,
       });
-      return normalizeCursorPage(answer, (raw) => normalizeBatchExportBackfill(raw, k.projectId, k.uuid));
+      return normalizeCursorPage(
+        answer,
+        (raw) => normalizeBatchExportBackfill(raw, k.projectId, k.uuid),
+        PATHS.batchExportBackfills(k.projectId, k.uuid),
+      );
     }, jsonKey);
     return this.backfillPages.load(key);
   }

@@ -93,6 +93,7 @@ export class ConfigLists {
       answer,
       (raw) => this.currentProject.learnFrom(normalizeConfig(raw, projectId, 'list')),
       offset,
+      PATHS.configs(projectId),
     );
     this.listed.add(projectId, page);
     if (projectId === CURRENT_PROJECT) this.currentProject.learnFromPage(page);

@@ -39,7 +39,12 @@ export class HogFunctionTemplates {
         query: { limit, offset, types: types?.length ? types.join(',') : undefined },
         parseAnswer: false,
       });
-      return normalizeOffsetPage(answer, normalizeHogFunctionTemplate, offset);
+      return normalizeOffsetPage(
+        answer,
+        normalizeHogFunctionTemplate,
+        offset,
+        PATHS.hogFunctionTemplates(projectId),
+      );
     }, jsonKey);
     return this.pageLoader.load(key);
   }

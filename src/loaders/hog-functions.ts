@@ -85,7 +85,12 @@ export class HogFunctions {
         },
         parseAnswer: false,
       });
-      return normalizeOffsetPage(answer, (raw) => normalizeHogFunction(raw, projectId), offset);
+      return normalizeOffsetPage(
+        answer,
+        (raw) => normalizeHogFunction(raw, projectId),
+        offset,
+        PATHS.hogFunctions(projectId),
+      );
     }, jsonKey);
     return this.pageLoader.load(key);
   }

@@ -38,7 +38,7 @@ export class Projects {
         query: { limit, offset },
         parseAnswer: false,
       });
-      const page = normalizeOffsetPage(answer, (raw) => normalizeProject(raw), offset);
+      const page = normalizeOffsetPage(answer, (raw) => normalizeProject(raw), offset, PATHS.projects());
       // A page of projects is short, and each primes the by-id loader: read them all.
       for (const record of page.head(limit)) this.prime(record);
       return page;

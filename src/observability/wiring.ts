@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { UpstreamObserver } from '../upstream/call.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import { logRepeatedIdsTo } from '../upstream/repeated-ids-log.ts';
 import { clusterMetricsFor } from './cluster-metrics.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';
@@ -35,6 +36,7 @@ export function observabilityFor(
   masked: MaskedErrors,
 ): Observability {
   const logger = deps.logger ?? createLogger(config.logLevel);
+  logRepeatedIdsTo(logger);
   const manifestNames = config.persistedOperations.manifest?.operationNames;
   const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifestNames) : null;
   if (metrics && deps.clusterWorker) metrics.exposition = clusterMetricsFor(metrics.registry);

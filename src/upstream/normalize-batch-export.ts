@@ -1,39 +1,11 @@
-// A batch export, its runs and backfills as PostHog 2026 answers them
-// (products/batch_exports/backend/presentation/views/batch_export/, ../shared/posthog-source-2026.md
-// Part 2 §1.3), normalised into records. PostHog strips a destination's secret fields from its
-// config on read (BatchExportDestination.secret_fields); the gateway redacts them again, by type
-// and by name, so that an upstream that leaks is not a leak here.
+// A batch export, its runs and backfills as PostHog 2026 answers them (PostHog's
+// products/batch_exports/backend/presentation/views/batch_export/), normalised into records.
+// PostHog strips a destination's secret fields from its config on read; the gateway redacts them
+// again, at any depth (secret-destination-config.ts), so that an upstream that leaks is not a leak
+// here.
 import { asObject, bool, int, required, str } from './normalize.ts';
 import type { BatchExportBackfillRecord, BatchExportRecord, BatchExportRunRecord } from './records.ts';
-import { SECRET_INPUT } from './secret-redaction.ts';
-
-/** BatchExportDestination.secret_fields, by destination type. */
-const SECRET_FIELDS: Record<string, readonly string[]> = {
-  S3: ['aws_access_key_id', 'aws_secret_access_key'],
-  AwsS3: ['aws_access_key_id', 'aws_secret_access_key'],
-  S3Compatible: ['aws_access_key_id', 'aws_secret_access_key'],
-  Snowflake: ['user', 'password', 'private_key', 'private_key_passphrase'],
-  Postgres: ['user', 'password'],
-  Redshift: ['user', 'password', 'aws_access_key_id', 'aws_secret_access_key'],
-  BigQuery: ['private_key', 'private_key_id', 'client_email', 'token_uri'],
-  Databricks: ['client_id', 'client_secret'],
-  AzureBlob: ['connection_string'],
-  HTTP: ['token'],
-};
-/** Any config field named like a credential is secret, whatever the type. */
-const SECRET_NAME = /secret|password|passphrase|private_key|token|credential|access_key|connection_string/i;
-
-/** The config with every secret field that is present read as {"secret": true}. */
-export function redactedDestinationConfig(type: string, config: unknown): unknown {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) return config ?? null;
-  const secret = new Set(SECRET_FIELDS[type] ?? []);
-  return Object.fromEntries(
-    Object.entries(config).map(([key, value]) => [
-      key,
-      (secret.has(key) || SECRET_NAME.test(key)) && value !== null && value !== '' ? SECRET_INPUT : value,
-    ]),
-  );
-}
+import { redactedDestinationConfig } from './secret-destination-config.ts';
 
 /** Where a nested id (a run's `batch_export`, `backfill`) is a UUID string or an object. */
 const idOf = (value: unknown): string | null =>
@@ -58,7 +30,7 @@ export function normalizeBatchExport(raw: unknown, projectId: string): BatchExpo
     name: str(w.name),
     model: str(w.model),
     destinationType,
-    destinationConfig: redactedDestinationConfig(destinationType, destination.config),
+    destinationConfig: redactedDestinationConfig(destination.config),
     integrationId:
       int(destination.integration) ?? int((destination.integration as { id?: unknown } | null)?.id) ?? null,
     interval: str(w.interval) ?? '',

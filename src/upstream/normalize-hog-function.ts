@@ -1,7 +1,7 @@
-// A hog function as PostHog 2026 answers it (../shared/upstream-notes.md, "Hog functions"),
-// normalised into a record. A secret input never survives this: PostHog answers it as
-// {"secret": true}, and every input the function's schema (or a mapping's) marks secret is made
-// so again here, whatever the answer held (secret-redaction.ts).
+// A hog function as PostHog 2026 answers it (docs/upstream.md), normalised into a record. A secret
+// input never survives this: PostHog answers it as {"secret": true}, and every input the
+// function's schema (or a mapping's) does not call not-secret is made so again here, whatever the
+// answer held (secret-redaction.ts); a secret's schema `default` is left out.
 
 import { asObject, bool, int, normalizeUser, required, str } from './normalize.ts';
 import {
@@ -10,7 +10,12 @@ import {
   type HogFunctionTemplateRecord,
   MAPPINGS_AS_STORED,
 } from './records.ts';
-import { redactedInputs, redactedMappings } from './secret-redaction.ts';
+import {
+  redactedInputs,
+  redactedInputsSchema,
+  redactedMappings,
+  redactedMappingTemplates,
+} from './secret-redaction.ts';
 
 /** A template, listed (GET …/hog_function_templates/) or nested in a function's answer. */
 export function normalizeHogFunctionTemplate(raw: unknown): HogFunctionTemplateRecord {
@@ -22,7 +27,7 @@ export function normalizeHogFunctionTemplate(raw: unknown): HogFunctionTemplateR
     description: str(w.description),
     code: str(w.code) ?? str(w.hog),
     codeLanguage: str(w.code_language),
-    inputsSchema: w.inputs_schema ?? null,
+    inputsSchema: redactedInputsSchema(w.inputs_schema),
     type: str(w.type),
     status: str(w.status),
     category: w.category ?? null,
@@ -30,7 +35,7 @@ export function normalizeHogFunctionTemplate(raw: unknown): HogFunctionTemplateR
     iconUrl: str(w.icon_url),
     filters: w.filters ?? null,
     masking: w.masking ?? null,
-    mappingTemplates: w.mapping_templates ?? null,
+    mappingTemplates: redactedMappingTemplates(w.mapping_templates),
   };
 }
 
@@ -52,7 +57,7 @@ export function normalizeHogFunction(raw: unknown, projectId: string): HogFuncti
     updatedAt: str(w.updated_at),
     createdBy: normalizeUser(w.created_by),
     hog: str(w.hog),
-    inputsSchema: w.inputs_schema ?? null,
+    inputsSchema: redactedInputsSchema(w.inputs_schema),
     inputs: redactedInputs(w.inputs, w.inputs_schema),
     filters: w.filters ?? null,
     masking: w.masking ?? null,

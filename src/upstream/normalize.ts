@@ -1,5 +1,5 @@
 // The upstream's wire shapes normalised into records, across the dialects
-// (../shared/upstream-notes.md): the spec dialect types `config`, `plugin_info` and
+// (docs/upstream.md): the spec dialect types `config`, `plugin_info` and
 // `delivery_rate_24h` as strings, PostHog sends an object, an object and a number, and leaves
 // some fields out of some answers. An answer missing what a record needs is malformed.
 import { malformedUpstreamBody } from '../errors/codes.ts';
@@ -11,7 +11,8 @@ import type {
   ImportantChangesRecord,
   ProjectRecord,
 } from './records.ts';
-import { redactedActivityDetail } from './secret-redaction.ts';
+import { redactedActivityDetail } from './secret-activity.ts';
+import { redactedPluginConfig } from './secret-plugin-config.ts';
 
 type Wire = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export function normalizeConfig(raw: unknown, projectId: string, source: ConfigS
     description: str(w.description),
     deleted: bool(w.deleted) ?? false,
     filters: w.filters ?? null,
-    config: w.config ?? null,
+    config: redactedPluginConfig(w.config, w.plugin_info),
     error: w.error ?? null,
     teamId: int(w.team_id),
     pluginInfo: w.plugin_info != null || carriesPluginInfo ? (w.plugin_info ?? null) : undefined,

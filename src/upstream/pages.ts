@@ -1,8 +1,12 @@
 // A list answer as a page: its entries over the answer's scanned bytes (page-scan.ts), and the
-// list's place (count, next and previous) read from the members around them.
+// list's place (count, next and previous) read from the members around them. An entry whose id an
+// earlier entry of the page had is not served (unique-entries.ts): every index below counts the
+// served entries only, and the first repeat is logged once per route (repeated-ids-log.ts).
 import { codedError, malformedUpstreamBody } from '../errors/codes.ts';
 import { cursorFromLink, offsetFromLink } from './links.ts';
 import { type ScannedPage, scanPage } from './page-scan.ts';
+import { reportRepeatedIds } from './repeated-ids-log.ts';
+import { UniqueEntries } from './unique-entries.ts';
 
 /**
  * A page answer's entries over its scanned bytes (page-scan.ts): located as far as they are asked
@@ -29,32 +33,53 @@ class PageEntries<T> {
   private scanned: ScannedPage | null;
   /** How many entries the page holds, once known without a scan: `head` parsed it whole. */
   private parsedSize: number | null = null;
+  /** The served entries among the answer's, located as far as read. */
+  private readonly unique = new UniqueEntries();
 
   constructor(
     scanned: ScannedPage,
     private readonly normalize: (raw: unknown) => T,
+    /** The upstream path the page was read from, for the repeated-id log line. */
+    private readonly path?: string,
   ) {
     this.scanned = scanned;
   }
 
   /** Whether the page has an entry at `index`; cheaper than `size` for a walk from the top. */
   has(index: number): boolean {
-    return this.scanned ? this.scanned.has(index) : index < this.items.length;
+    return this.scanned ? this.locate(index) : index < this.items.length;
   }
 
   /** How many entries the page holds (the whole answer is scanned, unless `head` parsed it). */
   get size(): number {
-    return this.parsedSize ?? this.scanned!.size;
+    if (this.parsedSize === null) this.locate(Number.POSITIVE_INFINITY);
+    return this.parsedSize ?? this.unique.length;
   }
 
   /** The entry at `index` (has(index) is true). */
   at(index: number): T {
     let item = this.items[index];
     if (item === undefined) {
-      item = this.normalize(this.scanned!.entry(index));
+      this.locate(index);
+      item = this.normalize(this.scanned!.entry(this.unique.rawOf(index)));
       this.items[index] = item;
     }
     return item;
+  }
+
+  /** Served entries located up to `index`, each by its `id` member alone; whether it exists. */
+  private locate(index: number): boolean {
+    const scanned = this.scanned!;
+    const unique = this.unique;
+    while (unique.length <= index && scanned.has(unique.lookedAt)) {
+      unique.add(scanned.member(unique.lookedAt, 'id'));
+    }
+    this.reportRepeats();
+    return index < unique.length;
+  }
+
+  private reportRepeats(): void {
+    if (this.unique.repeated) reportRepeatedIds(this.path);
   }
 
   /** Whether the entry at `index` was read (parsed and normalised) already. */
@@ -73,11 +98,14 @@ class PageEntries<T> {
     if (count > this.readAhead && this.scanned) {
       const all = this.scanned.parseEntries();
       if (all === undefined) return this.walk(count);
-      this.parsedSize = all.length;
-      const length = Math.min(count, all.length);
-      for (let i = 0; i < length; i++) this.items[i] ??= this.normalize(all[i]);
+      const unique = this.unique;
+      for (let r = unique.lookedAt; r < all.length; r++) unique.add(idOf(all[r]));
+      this.reportRepeats();
+      this.parsedSize = unique.length;
+      const length = Math.min(count, unique.length);
+      for (let i = 0; i < length; i++) this.items[i] ??= this.normalize(all[unique.rawOf(i)]);
       this.readAhead = count;
-      if (length === all.length) this.scanned = null;
+      if (length === unique.length) this.scanned = null;
     }
     return this.items.slice(0, count) as T[];
   }
@@ -99,9 +127,16 @@ class PageEntries<T> {
    * an entry not read yet (isRead is false), whose page therefore still holds its bytes.
    */
   member(index: number, name: string): unknown {
-    return this.scanned?.member(index, name);
+    if (!this.scanned || !this.locate(index)) return undefined;
+    return this.scanned.member(this.unique.rawOf(index), name);
   }
 }
+
+/** A parsed entry's `id` member, as ScannedPage.member reads it from the bytes. */
+const idOf = (entry: unknown): unknown =>
+  entry !== null && typeof entry === 'object' && !Array.isArray(entry)
+    ? (entry as { id?: unknown }).id
+    : undefined;
 
 /** A page of a cursor list (the activity log). */
 export class CursorPage<T> extends PageEntries<T> {
@@ -112,8 +147,9 @@ export class CursorPage<T> extends PageEntries<T> {
     readonly nextCursor: string | null,
     /** Read from the `previous` link's cursor; null when this is the first page. */
     readonly previousCursor: string | null,
+    path?: string,
   ) {
-    super(scanned, normalize);
+    super(scanned, normalize, path);
   }
 }
 
@@ -130,8 +166,9 @@ export class OffsetPage<T> extends PageEntries<T> {
     private readonly offset: number,
     /** Read from the `next` link's offset; null when there is no next page. */
     readonly nextOffset: number | null,
+    path?: string,
   ) {
-    super(scanned, normalize);
+    super(scanned, normalize, path);
   }
 
   /**
@@ -185,19 +222,21 @@ export function normalizeOffsetPage<T>(
   answer: { chunks: readonly Buffer[] },
   item: (raw: unknown) => T,
   offset = 0,
+  path?: string,
 ): OffsetPage<T> {
   const scanned = scanAnswer(answer, ['count', 'next']);
   const { count, next } = scanned.members;
   if (count !== undefined && count !== null) checkedCount(count, offset, 0);
-  return new OffsetPage(scanned, item, count, offset, offsetFromLink(next)?.offset ?? null);
+  return new OffsetPage(scanned, item, count, offset, offsetFromLink(next)?.offset ?? null, path);
 }
 
 /** A cursor page from its answer's bytes. */
 export function normalizeCursorPage<T>(
   answer: { chunks: readonly Buffer[] },
   item: (raw: unknown) => T,
+  path?: string,
 ): CursorPage<T> {
   const scanned = scanAnswer(answer, ['next', 'previous']);
   const { next, previous } = scanned.members;
-  return new CursorPage(scanned, item, cursorFromLink(next), cursorFromLink(previous));
+  return new CursorPage(scanned, item, cursorFromLink(next), cursorFromLink(previous), path);
 }
