@@ -12,9 +12,12 @@ import { EXAMPLE_QUERY } from './example-query.ts';
 import { type UpstreamShown, useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
 import { BoundedCache, MAX_CACHED_TEXT, stringBytes } from './limits/bounded-cache.ts';
+import { corsForOrigins } from './limits/cors-origins.ts';
 import { useCorsOffPreflight } from './limits/cors-preflight.ts';
 import { useLimits } from './limits/index.ts';
+import { useIntrospectionCache } from './limits/introspection-cache.ts';
 import { useKeyRefusal } from './limits/keyless.ts';
+import { usePrivateGetAnswers } from './limits/private-answers.ts';
 import { useStreamAccept } from './limits/stream-accept.ts';
 import { useLiveQueries } from './live/live-queries.ts';
 import { type RelayContext, useRelayedResults } from './live/relayed-results.ts';
@@ -102,7 +105,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     // would pipe every body through a second stream (an AbortController and a DOMException per
     // request: about a tenth of the CPU of a small query, by --cpu-prof).
     maxRequestBodySize: false,
-    cors: config.corsOrigins ? { origin: config.corsOrigins, credentials: false } : false,
+    // Only listed origins, never `null` (limits/cors-origins.ts).
+    cors: corsForOrigins(config.corsOrigins),
     maskedErrors: { maskError },
     // Bounded in bytes as well as entries; see bounded-cache.ts.
     parserAndValidationCache: { documentCache: documentCache(), errorCache: parseErrorCache() },
@@ -113,6 +117,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     extraParamNames: ['documentId'],
     plugins: [
       useRequestId(),
+      // A GraphQL answer over GET: `Cache-Control: private, no-store`, `Vary: Authorization`.
+      usePrivateGetAnswers('/graphql'),
       useOperatorEndpoints({
         readiness: deps.readiness ?? new Readiness(deps.client),
         metrics,
@@ -153,6 +159,9 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       useSseWriter(),
       // Last: the WebSocket transport takes its results here, after everything above has seen them.
       useRelayedResults(),
+      // After every onExecute: an introspection-only query's answer, computed once, is served
+      // instead of running, and every hook above still sees it (limits/introspection-cache.ts).
+      useIntrospectionCache(),
     ],
   });
   sharedLiveWork.runThrough(yoga);

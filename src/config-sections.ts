@@ -43,6 +43,21 @@ export function readLimits(read: Read) {
     cost: read('MAX_COST', integer(1, 10_000_000), 50_000),
     upstreamCalls: read('MAX_UPSTREAM_CALLS', integer(1, 10_000), 50),
     bodyBytes: read('MAX_BODY_BYTES', integer(1_024, 100 * 1024 * 1024), 1024 * 1024),
+    introspection: readIntrospectionLimits(read),
+  });
+}
+
+/**
+ * What the introspection under `__schema` and `__type` may be. The standard introspection query
+ * (graphql-js's getIntrospectionQuery, which GraphiQL, Apollo's tools, Relay's and
+ * graphql-codegen send) is 15 levels deep, has no alias, and answers under 200 KB here.
+ */
+function readIntrospectionLimits(read: Read) {
+  return Object.freeze({
+    depth: read('MAX_INTROSPECTION_DEPTH', integer(1, 100), 20),
+    aliases: read('MAX_INTROSPECTION_ALIASES', integer(0, 1_000), 10),
+    // About three times the standard query's answer (under 200 KB): room for the schema to grow.
+    bytes: read('MAX_INTROSPECTION_BYTES', integer(1_024, 100 * 1024 * 1024), 512 * 1024),
   });
 }
 

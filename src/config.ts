@@ -70,6 +70,8 @@ export interface Config {
     cost: number;
     upstreamCalls: number;
     bodyBytes: number;
+    /** Under `__schema` and `__type`: depth, aliases, and the answer's estimated JSON bytes. */
+    introspection: { depth: number; aliases: number; bytes: number };
   };
   /** null: CORS off. */
   corsOrigins: string[] | null;

@@ -159,6 +159,9 @@ function useCompiledExecution(): Plugin {
   return useGraphQlJit(
     {},
     {
+      // A document graphql-jit cannot compile answers its errors as the result; without this it
+      // would also write them to stderr, which carries only JSON lines (the operation log).
+      onError: () => undefined,
       enableIf: ({ schema, document, variableValues }) => {
         let decision = decided.get(document);
         if (decision === undefined) {

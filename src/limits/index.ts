@@ -1,6 +1,7 @@
 // The limits plugin: everything here is checked before any upstream call.
 // - body size, while the body is read (body-size.ts); how deep variables nest (input-depth.ts);
-// - tokens while parsing, depth, aliases and directives while validating (query-shape.ts);
+// - tokens while parsing, depth, aliases and directives while validating (query-shape.ts), and
+//   introspection's own depth, aliases and answer size (introspection-shape.ts);
 // - cost and upstream calls once the variables are known, before execution (by the estimator it
 //   is handed: schema/cost.ts).
 import {
@@ -14,6 +15,7 @@ import type { Config } from '../config.ts';
 import { limitedBodyParser } from './body-size.ts';
 import type { EstimateOperation, OperationEstimate } from './estimate.ts';
 import { checkInputDepth } from './input-depth.ts';
+import { introspectionLimitsRule } from './introspection-shape.ts';
 import { maxAliasesRule, maxDepthRule, maxDirectivesRule, parseWithTokenLimit } from './query-shape.ts';
 import { tooComplex } from './too-complex.ts';
 
@@ -100,6 +102,7 @@ export function useLimits(limits: Config['limits'], estimateOperation: EstimateO
       addValidationRule(maxDepthRule(limits.depth));
       addValidationRule(maxAliasesRule(limits.aliases));
       addValidationRule(maxDirectivesRule(limits.directives));
+      addValidationRule(introspectionLimitsRule(limits.introspection));
     },
     onExecute({ args, setResultAndStopExecution }) {
       const figures = estimate(args);

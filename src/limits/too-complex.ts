@@ -10,7 +10,10 @@ export type LimitMeasure =
   | 'cost'
   | 'upstreamCalls'
   | 'bodyBytes'
-  | 'subscriptions';
+  | 'subscriptions'
+  | 'introspectionDepth'
+  | 'introspectionAliases'
+  | 'introspectionBytes';
 
 const DESCRIBE: Record<LimitMeasure, (figure: number) => string> = {
   depth: (n) => `The query is ${n} levels deep`,
@@ -21,6 +24,10 @@ const DESCRIBE: Record<LimitMeasure, (figure: number) => string> = {
   upstreamCalls: (n) => `The operation may cause ${n} upstream requests`,
   bodyBytes: (n) => `The request body has ${n} bytes`,
   subscriptions: (n) => `This would be subscription number ${n}`,
+  introspectionDepth: (n) => `The introspection under __schema or __type is ${n} levels deep`,
+  introspectionAliases: (n) => `The introspection under __schema or __type has ${n} aliases`,
+  // Counted until it passes the limit: the figure is where counting stopped.
+  introspectionBytes: (n) => `The introspection answer would be at least ${n} bytes of JSON`,
 };
 
 export function tooComplex(
