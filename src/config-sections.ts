@@ -13,6 +13,9 @@ export function readUpstream(read: Read) {
     // to an upstream 100 ms away (~640 combined views/s: about what one process serves on its
     // CPU); 32 capped a process at ~80 views/s whatever its CPU (issue 42).
     maxInFlight: read('UPSTREAM_MAX_IN_FLIGHT', integer(1, 10_000), 256),
+    // Of those, what calls of keys the upstream has not accepted may hold (upstream/unverified-share.ts);
+    // null: an eighth.
+    unverifiedMaxInFlight: read('UNVERIFIED_MAX_IN_FLIGHT', integer(1, 10_000), null),
     maxConnections: read('UPSTREAM_MAX_CONNECTIONS', integer(1, 10_000), null),
     http2: read('UPSTREAM_HTTP2', flag, true),
     ca: read('UPSTREAM_CA_FILE', pemFile, null),

@@ -45,6 +45,8 @@ export interface Config {
     retries: number;
     /** Upstream calls in flight at once, over HTTP/2 or HTTP/1.1. */
     maxInFlight: number;
+    /** Of those, the most calls of keys not accepted lately may hold; null: maxInFlight / 8. */
+    unverifiedMaxInFlight: number | null;
     /** Connections to the upstream at most; null: as many as maxInFlight needs. */
     maxConnections: number | null;
     /** Offer HTTP/2 to an https:// upstream (ALPN); HTTP/1.1 when it does not take it. */
@@ -119,6 +121,8 @@ export interface Config {
    * and an hour); 0 turns a window off. Shared across processes through Redis.
    */
   budget: { perMinute: number; perHour: number };
+  /** How long what PostHog said of a key is remembered (upstream/key-standing.ts). */
+  keyStanding: { acceptedTtlMs: number; refusedTtlMs: number };
 }
 
 export class ConfigError extends Error {
@@ -195,6 +199,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     budget: Object.freeze({
       perMinute: read('UPSTREAM_BUDGET_PER_MINUTE', integer(0, 1_000_000), 480),
       perHour: read('UPSTREAM_BUDGET_PER_HOUR', integer(0, 10_000_000), 4_800),
+    }),
+    keyStanding: Object.freeze({
+      acceptedTtlMs: read('KEY_ACCEPTED_TTL_MS', integer(1_000, 86_400_000), 600_000),
+      refusedTtlMs: read('KEY_REFUSED_TTL_MS', integer(0, 3_600_000), 60_000),
     }),
   };
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {

@@ -15,9 +15,11 @@ import { loadTracing } from './observability/load-tracing.ts';
 import { createLogger } from './observability/operation-log.ts';
 import { Readiness } from './observability/readiness.ts';
 import { connectSharedState, shareLiveWork } from './shared-state/index.ts';
+import { SharedKeyStanding } from './shared-state/shared-standing.ts';
 import { gatewayListener } from './sse-door.ts';
 import { UpstreamClient } from './upstream/client.ts';
 import { KeyBudget } from './upstream/key-budget.ts';
+import { KeyStandingHere, type RememberedStandings } from './upstream/key-standing.ts';
 import { PATHS } from './upstream/paths.ts';
 import { attachGraphQLWebSocket } from './websocket.ts';
 
@@ -61,8 +63,18 @@ export const TRACE_FLUSH_MS = 2_000;
  * The pooled client of the upstream at `origin`, with the config's timeouts, retries and limits,
  * and each key's upstream budget (in this process until shareLiveWork shares it).
  */
-export const createUpstreamClient = (config: Readonly<Config>, origin: string, budget?: KeyBudget) =>
-  new UpstreamClient({ origin, ...config.upstream, budget: budget ?? new KeyBudget(config.budget) });
+export const createUpstreamClient = (
+  config: Readonly<Config>,
+  origin: string,
+  budget?: KeyBudget,
+  standing: RememberedStandings = new KeyStandingHere(config.keyStanding),
+) =>
+  new UpstreamClient({
+    origin,
+    ...config.upstream,
+    budget: budget ?? new KeyBudget(config.budget),
+    standing,
+  });
 
 export async function startGateway(
   config: Readonly<Config>,
@@ -72,7 +84,10 @@ export async function startGateway(
   const shared = await connectSharedState(config.redis, config.live.maxSubscriptionsPerKey);
   // Workers without a Redis to count together each keep to their share of a key's budget.
   const budget = new KeyBudget(config.budget, options.clusterWorker && !config.redis ? config.workers : 1);
-  const client = createUpstreamClient(config, options.upstreamOrigin, budget);
+  // What PostHog said of each key lately: shared through Redis when there is one.
+  const standingHere = new KeyStandingHere(config.keyStanding);
+  const standing = shared ? new SharedKeyStanding(shared.redis, standingHere) : standingHere;
+  const client = createUpstreamClient(config, options.upstreamOrigin, budget, standing);
   const readiness = new Readiness(client, shared?.redis ?? null);
   const tracing = await loadTracing(config);
   const live = new LiveServices(

@@ -21,6 +21,8 @@ export class LiveServices {
   readonly slots: SubscriptionSlots;
   /** Streams that end on shutdown besides the activity subscriptions (live queries). */
   private readonly closers = new Set<() => void>();
+  /** What PostHog said of each key lately (upstream/key-standing.ts): the upstream client's. */
+  readonly keyStanding: UpstreamClient['keyStanding'];
 
   constructor(
     client: UpstreamClient,
@@ -28,6 +30,7 @@ export class LiveServices {
     /** What is shared with other processes (REDIS_URL): the per-key slots, one poller per key. */
     shared: { slots: SharedSlots; polling: SharedPolling } | null = null,
   ) {
+    this.keyStanding = client.keyStanding;
     this.slots = new SubscriptionSlots(
       settings.maxSubscriptionsPerKey,
       settings.maxSubscriptions,

@@ -8,17 +8,23 @@
 // - is retried as retry.ts says (only GETs; writes are sent exactly once, and when one fails
 //   after it may have reached the upstream, the error says its outcome is unknown);
 // - counts against its key's upstream budget (key-budget.ts) before it is sent;
+// - goes only as what PostHog said of its key lately allows (key-admission.ts): none of a key it
+//   refused, and those of keys it has not accepted within their share of the pool
+//   (unverified-share.ts);
 // - is made by attempt.ts; this file is the loop around attempts and the client's lifetime.
 import { hashKey, type KeyHash } from '../caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { AttemptFailure, type AttemptSettings, attempt, stopped, USER_AGENT } from './attempt.ts';
 import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } from './call.ts';
 import { UpstreamConnections } from './connections.ts';
+import { type FirstCall, KeyAdmission, newRound, type RoundStanding } from './key-admission.ts';
 import type { Counted, KeyBudget } from './key-budget.ts';
+import { KeyStandingHere, type RememberedStandings } from './key-standing.ts';
 import { OldestFirstGate } from './oldest-first.ts';
 import { sleep } from './request-signal.ts';
 import { backoffMs, isRetryableMethod } from './retry.ts';
 import { requestOn } from './undici-pool.ts';
+import { CallSlots } from './unverified-share.ts';
 
 export interface UpstreamClientOptions {
   origin: string;
@@ -38,12 +44,21 @@ export interface UpstreamClientOptions {
   maxResponseBytes: number;
   /** Each key's upstream budget (key-budget.ts); null or off: none. */
   budget?: KeyBudget | null;
+  /** Calls in flight at once of keys not accepted lately; null: maxInFlight / 8 (at least 1). */
+  unverifiedMaxInFlight?: number | null;
+  /** What PostHog said of each key lately; this process's own memory when not given. */
+  standing?: RememberedStandings;
 }
 
 export class UpstreamClient {
   private readonly connections: UpstreamConnections;
   /** Who gets a free slot: the oldest operation waiting (oldest-first.ts). */
   private readonly gate: OldestFirstGate;
+  /** The gate, with the share of it keys not accepted may hold (unverified-share.ts). */
+  private readonly slots: CallSlots;
+  /** What PostHog said of each key lately (key-standing.ts): live work reads it too. */
+  readonly keyStanding: RememberedStandings;
+  private readonly admission: KeyAdmission;
   /** Callers bound so far: each caller's place in line for connections. */
   private callersBound = 0;
 
@@ -53,6 +68,13 @@ export class UpstreamClient {
     this.connections = new UpstreamConnections(options);
     this.gate = new OldestFirstGate(this.connections.slots);
     this.connections.onSlots = (slots) => this.gate.resize(slots);
+    const standing = options.standing ?? new KeyStandingHere();
+    this.keyStanding = standing;
+    this.admission = new KeyAdmission(standing);
+    const { maxInFlight, unverifiedMaxInFlight } = options;
+    const share = Math.min(maxInFlight, unverifiedMaxInFlight ?? Math.max(1, Math.floor(maxInFlight / 8)));
+    const isAccepted = (key: KeyHash) => standing.standingHere(key) === 'accepted';
+    this.slots = new CallSlots(this.gate, new OldestFirstGate(share), isAccepted);
     const { headersTimeoutMs, bodyTimeoutMs, maxResponseBytes } = options;
     this.settings = { connections: this.connections, headersTimeoutMs, bodyTimeoutMs, maxResponseBytes };
   }
@@ -60,11 +82,12 @@ export class UpstreamClient {
   /** Calls for one round of a GraphQL request's work; its calls go before those of later ones. */
   forCaller(caller: CallerOptions): CallerUpstream {
     const order = this.callersBound++;
-    // Hashed once per round, and only when a budget counts it or something is kept for the key.
+    // Hashed once per round.
     let key: KeyHash | null = null;
     const keyOf = () => (key ??= hashKey(caller.authorization!));
+    const round = newRound();
     return {
-      request: (call) => this.request(call, caller, order, keyOf),
+      request: (call) => this.request(call, caller, order, keyOf, round),
       keyHash: () => (caller.authorization ? keyOf() : null),
     };
   }
@@ -74,11 +97,33 @@ export class UpstreamClient {
     caller: CallerOptions,
     order: number,
     keyOf: () => KeyHash,
+    round: RoundStanding,
   ): Promise<UpstreamResponse> {
     if (!caller.authorization) throw missingAuthorization();
     const before = stopped(caller);
     if (before) throw before;
-    caller.beforeCall?.(call);
+    // A refused key's call fails here, unsent; a key's first call goes before its others.
+    const cleared = this.admission.clear(keyOf(), round, caller.signal);
+    const first = cleared === null ? null : await cleared;
+    try {
+      const waited = stopped(caller);
+      if (waited) throw waited;
+      caller.beforeCall?.(call);
+      return await this.send(call, caller, order, keyOf, round, first);
+    } finally {
+      first?.settle();
+    }
+  }
+
+  /** The call's attempts (retries as retry.ts says), each within the budget and the pool. */
+  private async send(
+    call: UpstreamCall,
+    caller: CallerOptions,
+    order: number,
+    keyOf: () => KeyHash,
+    round: RoundStanding,
+    first: FirstCall | null,
+  ): Promise<UpstreamResponse> {
     const attempts = isRetryableMethod(call.method) ? 1 + this.options.retries : 1;
     let last: AttemptFailure | null = null;
     for (let number = 0; number < attempts; number++) {
@@ -101,25 +146,21 @@ export class UpstreamClient {
           break;
         }
       }
-      const slot = this.gate.enter(order, caller.signal);
-      if (slot !== true) {
-        // Aborted while waiting for a connection, or past the deadline once one came: not sent.
-        if (!(await slot)) {
-          this.unsent(keyOf, counted);
-          break;
-        }
-        if (stopped(caller)) {
-          this.gate.leave();
-          this.unsent(keyOf, counted);
-          break;
-        }
+      const entered = this.slots.enter(keyOf(), order, caller.signal);
+      const held = typeof entered === 'string' ? entered : await entered;
+      // Aborted while waiting for a connection, or past the deadline once one came: not sent.
+      if (held === null || (entered !== held && stopped(caller))) {
+        if (held) this.slots.leave(held);
+        this.unsent(keyOf, counted);
+        break;
       }
       let outcome: UpstreamResponse | AttemptFailure;
       try {
         outcome = await attempt(this.settings, call, caller, number + 1);
       } finally {
-        this.gate.leave();
+        this.slots.leave(held);
       }
+      this.admission.heard(keyOf(), outcome, round, first);
       if (!(outcome instanceof AttemptFailure)) return outcome;
       last = outcome;
       // A 429 says the key is over PostHog's count: no call of it for its Retry-After, anywhere.
@@ -139,7 +180,7 @@ export class UpstreamClient {
   /** The connections and the calls queued, for metrics. */
   poolStats(): { connected: number; queued: number; running: number } {
     const { connected, queued, running } = this.connections.stats();
-    return { connected, queued: queued + this.gate.queued, running };
+    return { connected, queued: queued + this.slots.queued, running };
   }
 
   /** What the upstream speaks, once a connection has said (null before). */

@@ -142,6 +142,9 @@ describe('per-request loading', () => {
   });
 
   it('serves the combined view over two projects with one call per resource, all in flight together', async () => {
+    // A key the upstream has accepted: a key's first call goes alone (upstream/key-admission.ts).
+    await h.gql('{ project(projectId: "1") { name } }', {}, 'phx_legacy');
+    h.upstream.clearRequests();
     h.upstream.faults.latency = { latencyMs: 40, jitterMs: 0 };
     const view = (projectId: string) => `project(projectId: "${projectId}") {
       name
