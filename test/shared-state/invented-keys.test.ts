@@ -4,12 +4,13 @@
 // upstream; then 10,000 queries and 300 subscriptions come with keys nobody issued (each a 401
 // upstream, UNAUTHENTICATED). After them the real key is still paused (RATE_LIMITED with no
 // upstream call), its slot still held (here and in Redis: a second subscription is refused), the
-// budget counts at most MAX_KEYS keys in the process and MAX_COUNTED_KEYS in Redis, and the
-// invented keys hold no slot.
+// budget counts at most MAX_KEYS keys in the process and MAX_COUNTED_KEYS in Redis, Redis holds
+// at most MAX_REFUSED_KEYS of their refusals, and the invented keys hold no slot.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/caller-key.ts';
 import { BUDGET_KEYS, MAX_COUNTED_KEYS } from '../../src/shared-state/shared-budget.ts';
+import { MAX_REFUSED_KEYS, REFUSED_KEYS } from '../../src/shared-state/shared-standing.ts';
 import { type KeyBudget, MAX_KEYS } from '../../src/upstream/key-budget.ts';
 import { type Harness, startHarness } from '../harness.ts';
 import { subscribe } from '../live/clients.ts';
@@ -128,6 +129,12 @@ describe('10,000 invented keys beside one real key that is paused and holds a sl
     // Redis counts the budget of MAX_COUNTED_KEYS keys at most (two hashes each): 10,001 came.
     expect(await client.zcard(`gateway:${BUDGET_KEYS}`)).toBe(MAX_COUNTED_KEYS);
     expect((await keysLike('gateway:budget:*')).length).toBeLessThanOrEqual(2 * MAX_COUNTED_KEYS);
+    // Their refusals are one bounded set, with a TTL; no acceptance was written for any of them.
+    expect(await client.zcard(`gateway:${REFUSED_KEYS}`)).toBeLessThanOrEqual(MAX_REFUSED_KEYS);
+    expect(await client.pttl(`gateway:${REFUSED_KEYS}`)).toBeGreaterThan(0);
+    expect(await keysLike('gateway:standing:accepted:*')).toEqual([
+      `gateway:standing:accepted:${hashKey(`Bearer ${REAL}`)}`,
+    ]);
 
     await held.return();
     held.dispose();
