@@ -103,7 +103,7 @@ export class UpstreamClient {
     const before = stopped(caller);
     if (before) throw before;
     // A refused key's call fails here, unsent; a key's first call goes before its others.
-    const cleared = this.admission.clear(keyOf(), round, caller.signal);
+    const cleared = this.admission.clear(keyOf(), round, caller.signal, caller.deadline);
     const first = cleared === null ? null : await cleared;
     try {
       const waited = stopped(caller);

@@ -62,14 +62,19 @@ export class KeyAdmission {
 
   /**
    * null: the call may go; a FirstCall: it goes as its key's first call (settle it when it ends);
-   * throws (or rejects with) UNAUTHENTICATED when the key is refused. An abort while waiting ends
-   * the wait with null: the caller's own check says why nothing is sent.
+   * throws (or rejects with) UNAUTHENTICATED when the key is refused. An abort, or `deadline`,
+   * while waiting ends the wait with null: the caller's own check says why nothing is sent.
    */
-  clear(key: KeyHash, round: RoundStanding, signal: AbortSource): null | Promise<FirstCall | null> {
+  clear(
+    key: KeyHash,
+    round: RoundStanding,
+    signal: AbortSource,
+    deadline: number,
+  ): null | Promise<FirstCall | null> {
     if (round.refusal) throw again(round.refusal);
     if (this.standing.standingHere(key) === 'accepted') return null;
     round.asked ??= Promise.resolve(this.standing.standingOf(key));
-    return round.asked.then(() => this.takeTurn(key, round, signal));
+    return round.asked.then(() => this.takeTurn(key, round, signal, deadline));
   }
 
   /** What an attempt heard upstream is remembered of its key, its round and its first call. */
@@ -87,15 +92,20 @@ export class KeyAdmission {
     } else if (status !== null && status >= 200 && status < 300) this.standing.noteAccepted(key);
   }
 
-  private async takeTurn(key: KeyHash, round: RoundStanding, signal: AbortSource): Promise<FirstCall | null> {
+  private async takeTurn(
+    key: KeyHash,
+    round: RoundStanding,
+    signal: AbortSource,
+    deadline: number,
+  ): Promise<FirstCall | null> {
     for (;;) {
       if (round.refusal) throw again(round.refusal);
       const standing = this.standing.standingHere(key);
       if (standing === 'refused') throw keyRefused();
-      if (standing === 'accepted' || signal.aborted) return null;
+      if (standing === 'accepted' || signal.aborted || Date.now() >= deadline) return null;
       const first = this.firstCalls.get(key);
       if (!first) return this.openFirstCall(key);
-      const heard = await untilAborted(first, signal);
+      const heard = await untilStopped(first, signal, deadline);
       if (heard === 'answered') return null;
     }
   }
@@ -117,15 +127,18 @@ export class KeyAdmission {
   }
 }
 
-/** `heard`, or 'unanswered' as soon as `signal` aborts. */
-function untilAborted(heard: Promise<Heard>, signal: AbortSource): Promise<Heard> {
-  if (signal.aborted) return Promise.resolve('unanswered');
+/** `heard`, or 'unanswered' as soon as `signal` aborts or `deadline` passes. */
+function untilStopped(heard: Promise<Heard>, signal: AbortSource, deadline: number): Promise<Heard> {
   return new Promise<Heard>((resolve) => {
-    const onAbort = () => resolve('unanswered');
-    signal.on('abort', onAbort);
-    void heard.then((value) => {
-      signal.off('abort', onAbort);
+    const end = (value: Heard) => {
+      clearTimeout(timer);
+      signal.off('abort', stop);
       resolve(value);
-    });
+    };
+    const stop = () => end('unanswered');
+    const timer = setTimeout(stop, Math.max(0, deadline - Date.now()));
+    timer.unref();
+    signal.on('abort', stop);
+    void heard.then(end);
   });
 }
