@@ -1,18 +1,21 @@
-// The caller's key, as the gateway tells keys apart: the Authorization header as received is
-// what goes upstream (never rewritten), and its normalised hash is what slots, wakes and pollers
-// are keyed by (no key is kept in them). A leaf module.
+// The caller's key, as the gateway tells keys apart: the Authorization header, spelt as PostHog
+// reads it (`Bearer <key>`), is what goes upstream on every path, and its hash is what slots,
+// wakes and pollers are keyed by (no key is kept in them). A leaf module.
 import { hash } from 'node:crypto';
 
 export type KeyHash = string & { readonly __keyHash: unique symbol };
 
 /**
- * The header as received, or null when it holds no key the upstream could take: absent, blank, or
- * without the `Bearer` scheme (PostHog reads a personal API key only as `Bearer <key>`, and answers
- * anything else with "Authentication credentials were not provided."). The gateway refuses those
- * itself, saying how to send the key (keyless.ts), and calls nothing upstream.
+ * The header as PostHog reads it, `Bearer <key>` (the scheme in any case, any spaces, as sent), or
+ * null when it holds no key the upstream could take: absent, blank, or without the `Bearer`
+ * scheme (PostHog answers anything else with "Authentication credentials were not provided.").
+ * The gateway refuses those itself, saying how to send the key (keyless.ts), and calls nothing
+ * upstream.
  */
 export const authorizationOf = (header: string | null | undefined): string | null =>
-  header && BEARER_KEY.test(header) ? header : null;
+  header && BEARER_KEY.test(header) ? `Bearer ${header.trim().replace(BEARER_SCHEME, '')}` : null;
+
+const BEARER_SCHEME = /^bearer\s+/i;
 
 /** `Bearer`, in any case, then the key: how a PostHog personal API key is sent. */
 const BEARER_KEY = /^\s*bearer\s+\S/i;

@@ -77,5 +77,19 @@ export function readLive(read: Read) {
     // A minute: five of the streams' 12 s pings. Slow is not stalled: a write the kernel is still
     // taking counts as activity (live/sse-writer.ts).
     stalledReaderMs: read('STALLED_READER_MS', integer(1_000, 3_600_000), 60_000),
+    // 1/512 of deploy/'s 512 MiB memory limit: a subscription's unread events (about a KB each)
+    // past it end the subscription (live/subscriber-backlog.ts).
+    maxBacklogBytes: read('MAX_SUBSCRIBER_BACKLOG_BYTES', integer(1_024, 1024 * 1024 * 1024), 1024 * 1024),
+    maxUnverifiedChecks: read('MAX_UNVERIFIED_CHECKS', integer(1, 100_000), 32),
+  });
+}
+
+/** WebSockets: how long one may idle, how many one key and one peer address may hold. */
+export function readSockets(read: Read) {
+  return Object.freeze({
+    idleMs: read('WS_IDLE_TIMEOUT_MS', integer(1_000, 3_600_000), 10_000),
+    maxPerKey: read('MAX_SOCKETS_PER_KEY', integer(1, 100_000), 20),
+    // Behind a proxy that hides its clients' addresses every socket is the proxy's: raise it there.
+    maxPerPeer: read('MAX_SOCKETS_PER_PEER', integer(1, 1_000_000), 1_000),
   });
 }

@@ -15,7 +15,7 @@ import {
   text,
   workers,
 } from './config-parsers.ts';
-import { readLimits, readLive, readServer, readUpstream } from './config-sections.ts';
+import { readLimits, readLive, readServer, readSockets, readUpstream } from './config-sections.ts';
 import { PersistedManifest } from './persisted-operations/manifest.ts';
 
 export interface Config {
@@ -64,6 +64,8 @@ export interface Config {
     headersTimeoutMs: number;
     maxConnections: number;
   };
+  /** What a WebSocket may hold: websocket-admission.ts. */
+  sockets: { idleMs: number; maxPerKey: number; maxPerPeer: number };
   limits: {
     depth: number;
     aliases: number;
@@ -99,6 +101,10 @@ export interface Config {
     maxSubscriptions: number;
     /** How long an event stream's client may take none of the bytes waiting for it before it is let go. */
     stalledReaderMs: number;
+    /** The most bytes of a subscription's events its client may leave unread before it is ended. */
+    maxBacklogBytes: number;
+    /** Keys PostHog has not accepted yet, checked at once before their live work (live/key-check.ts). */
+    maxUnverifiedChecks: number;
   };
   persistedOperations: {
     manifest: PersistedManifest | null;
@@ -173,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     upstream: readUpstream(read),
     requestDeadlineMs: read('REQUEST_DEADLINE_MS', integer(1, 600_000), 25_000),
     server: readServer(read),
+    sockets: readSockets(read),
     limits: readLimits(read),
     corsOrigins: read('CORS_ORIGINS', list, null),
     shutdownGraceMs: read('SHUTDOWN_GRACE_MS', integer(0, 600_000), 10_000),

@@ -117,7 +117,7 @@ export async function startGateway(
   });
   const door = { maxBodyBytes: config.limits.bodyBytes, stalledReaderMs: config.live.stalledReaderMs };
   const server = createHttpServer(gatewayListener(gateway, door), config);
-  const websocket = attachGraphQLWebSocket(server, gateway, { maxBodyBytes: config.limits.bodyBytes });
+  const websocket = attachGraphQLWebSocket(server, gateway, { ...door, sockets: config.sockets });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

@@ -12,7 +12,9 @@
 //
 // A browser cannot set headers on a WebSocket, so the key comes in the connection_init payload
 // as `{"Authorization": "Bearer <key>"}` (or `authorization`), else from the upgrade request's
-// own Authorization header. It is held for that socket only.
+// own Authorization header. It is held for that socket only. Without one the socket is closed;
+// sockets per peer and per key, idle sockets and slow readers are bounded
+// (websocket-admission.ts, live/slow-readers.ts).
 //
 // `ws` and graphql-ws are loaded when the first socket connects: most deployments never open
 // one, and at rest they held ~1.7 MB of heap in every process (npm run bench: idle RSS).
@@ -29,6 +31,8 @@ import {
   requestFor,
   withoutHttp,
 } from './live/relayed-results.ts';
+import { watchReadingPace } from './live/slow-readers.ts';
+import { SocketAdmission, type SocketLimits } from './websocket-admission.ts';
 
 type SocketExtra = {
   request: IncomingMessage;
@@ -38,6 +42,9 @@ type SocketExtra = {
 export interface WebSocketOptions {
   /** The largest message accepted (MAX_BODY_BYTES and room for the protocol's envelope). */
   maxBodyBytes: number;
+  /** A client that takes less than was waiting for it within this long is let go (STALLED_READER_MS). */
+  stalledReaderMs: number;
+  sockets: SocketLimits;
 }
 
 /** What graphql-ws adds around an operation's payload: `{"id": …, "type": "subscribe", …}`. */
@@ -60,15 +67,22 @@ export function attachGraphQLWebSocket(
   options: WebSocketOptions,
 ): GraphQLWebSocket {
   let loading: Promise<Sockets> | null = null;
+  const admission = new SocketAdmission(options.sockets);
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://gateway.invalid').pathname !== gateway.graphqlEndpoint) {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       return;
     }
+    const leave = admission.admitPeer(request.socket.remoteAddress ?? '');
+    if (!leave) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    socket.once('close', leave);
     // ws handles the socket's errors once it has it; until then a reset must not crash us.
     const beforeHandover = () => socket.destroy();
     socket.on('error', beforeHandover);
-    loading ??= startSockets(gateway, options);
+    loading ??= startSockets(gateway, options, admission);
     loading.then(
       ({ sockets }) => {
         socket.off('error', beforeHandover);
@@ -165,26 +179,41 @@ function quietSocketErrors(socket: WebSocket) {
   socket.on('error', () => undefined);
 }
 
-async function startSockets(gateway: Gateway, options: WebSocketOptions): Promise<Sockets> {
+async function startSockets(
+  gateway: Gateway,
+  options: WebSocketOptions,
+  admission: SocketAdmission,
+): Promise<Sockets> {
   const [{ WebSocketServer }, { useServer }] = await Promise.all([import('ws'), import('graphql-ws/use/ws')]);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxBodyBytes + ENVELOPE_BYTES });
   const relay = (args: ExecutionArgs) => (args.rootValue as Relayed).results as never;
   const operations = new WeakMap<WebSocket, Map<string, AbortController>>();
+  const keys = new WeakMap<WebSocket, string>();
+  const idle = new WeakMap<WebSocket, (running: number) => void>();
   const disposable = useServer<Record<string, unknown> | undefined, SocketExtra>(
     {
       execute: relay,
       subscribe: relay,
       onConnect: (ctx) => {
+        const authorization = admission.admitKey(
+          ctx.extra.socket,
+          authorizationOf(ctx.connectionParams, ctx.extra.request),
+        );
+        if (!authorization) return false;
+        keys.set(ctx.extra.socket, authorization);
         operations.set(ctx.extra.socket, watchCompletions(ctx.extra.socket));
+        return true;
       },
       onSubscribe: async (ctx, id, payload) => {
         const open = operations.get(ctx.extra.socket)!;
         const abort = new AbortController();
         open.set(id, abort);
+        const ran = () => idle.get(ctx.extra.socket)?.(open.size);
+        ran();
         const requestId = ctx.extra.request.headers['x-request-id'];
         const request = requestFor(
           gateway.graphqlEndpoint,
-          authorizationOf(ctx.connectionParams, ctx.extra.request),
+          keys.get(ctx.extra.socket) ?? null,
           typeof requestId === 'string' ? requestId : undefined,
           payload,
           abort.signal,
@@ -204,6 +233,7 @@ async function startSockets(gateway: Gateway, options: WebSocketOptions): Promis
           next: () => answer.results.next(),
           return: async (value: unknown) => {
             open.delete(id);
+            ran();
             abort.abort();
             await answer.stop();
             return { done: true as const, value };
@@ -220,10 +250,17 @@ async function startSockets(gateway: Gateway, options: WebSocketOptions): Promis
         const open = operations.get(ctx.extra.socket);
         open?.get(id)?.abort();
         open?.delete(id);
+        idle.get(ctx.extra.socket)?.(open?.size ?? 0);
       },
     },
     sockets,
   );
-  sockets.on('connection', quietSocketErrors);
+  sockets.on('connection', (socket: WebSocket) => {
+    quietSocketErrors(socket);
+    idle.set(socket, admission.watchIdle(socket));
+    const raw = (socket as unknown as { _socket?: import('node:net').Socket })._socket;
+    // ws's terminate, not the socket's destroy: graphql-ws is then told the socket closed.
+    if (raw) watchReadingPace(raw, options.stalledReaderMs, () => socket.terminate());
+  });
   return { sockets, dispose: () => disposable.dispose() as Promise<void> };
 }

@@ -4,6 +4,7 @@ import type { SharedPolling } from '../shared-state/shared-polling.ts';
 import type { SharedSlots } from '../shared-state/shared-slots.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { ActivitySubscriptions } from './activity-subscriptions.ts';
+import { KeyCheck } from './key-check.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
 import { WakeBus } from './wake-bus.ts';
 
@@ -12,6 +13,9 @@ export interface LiveSettings {
   liveQueryPollMs: number;
   maxSubscriptionsPerKey: number;
   maxSubscriptions: number;
+  maxBacklogBytes: number;
+  /** Keys not accepted yet checked at once, all keys together (MAX_UNVERIFIED_CHECKS). */
+  maxUnverifiedChecks: number;
   requestDeadlineMs: number;
 }
 
@@ -23,6 +27,8 @@ export class LiveServices {
   private readonly closers = new Set<() => void>();
   /** What PostHog said of each key lately (upstream/key-standing.ts): the upstream client's. */
   readonly keyStanding: UpstreamClient['keyStanding'];
+  /** Live work starts only for a key PostHog has accepted (key-check.ts). */
+  readonly keyCheck: KeyCheck;
 
   constructor(
     client: UpstreamClient,
@@ -31,6 +37,7 @@ export class LiveServices {
     shared: { slots: SharedSlots; polling: SharedPolling } | null = null,
   ) {
     this.keyStanding = client.keyStanding;
+    this.keyCheck = new KeyCheck(client, settings.maxUnverifiedChecks, settings.requestDeadlineMs);
     this.slots = new SubscriptionSlots(
       settings.maxSubscriptionsPerKey,
       settings.maxSubscriptions,

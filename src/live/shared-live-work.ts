@@ -152,6 +152,9 @@ export class SharedLiveWork {
     run: SharedRun,
     replayLast: boolean,
   ): Promise<(() => void) | undefined> {
+    // A key PostHog has not accepted lately is checked first: its live work holds no slot until then.
+    await this.live.keyCheck.check(run.authorization, key);
+    if (subscriber.left) return undefined;
     const release = await this.live.slots.take(key);
     // Left while its slot was being counted (in Redis), or shutting down: the slot is given back at once.
     if (subscriber.left || this.closed) {
@@ -181,6 +184,7 @@ export class SharedLiveWork {
     const stream: SharedStream = new SharedStream({
       start: () => runShared(pipeline, run, stop.signal),
       replayLast,
+      maxBacklogBytes: this.live.settings.maxBacklogBytes,
       onEnd: () => {
         this.streams.delete(stream);
         if (id !== null && this.byId.get(id) === stream) this.byId.delete(id);

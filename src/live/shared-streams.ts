@@ -10,17 +10,17 @@
 // subscriber leaves, and ends every subscriber when the source ends.
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { codedError } from '../errors/codes.ts';
+import { Backlog, type BacklogPolicy } from './subscriber-backlog.ts';
 
 type Source = ExecutionResult | AsyncIterable<ExecutionResult>;
-
-/** The most results a subscriber may leave unread; one that falls further behind is ended. */
-export const MAX_UNREAD = 1_000;
 
 export interface SharedStreamOptions {
   /** Starts the operation, once, when the first subscriber reads. */
   start: () => Promise<Source> | Source;
   /** Live queries: a newcomer gets the last answer at once (a subscription's events are not replayed). */
   replayLast: boolean;
+  /** The most bytes of a subscription's events a subscriber may leave unread. */
+  maxBacklogBytes: number;
   /** Called once, when the stream is over (its source ended, or its last subscriber left). */
   onEnd?: () => void;
 }
@@ -48,7 +48,7 @@ export interface ResultReader {
  * once it has joined).
  */
 export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
-  private readonly unread: ExecutionResult[] = [];
+  private readonly unread = new Backlog();
   private waiting: ResultReader | null = null;
   private over = false;
   private leave: (() => void) | null = null;
@@ -88,7 +88,7 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
             error instanceof GraphQLError
               ? error
               : codedError('INTERNAL_SERVER_ERROR', 'Could not subscribe.');
-          this.unread.push({ errors: [refusal] });
+          this.unread.addLast({ errors: [refusal] });
           this.over = true;
         },
       )
@@ -99,7 +99,7 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
 
   /** The client left (or completed the operation). */
   return(): Promise<IteratorResult<ExecutionResult>> {
-    this.unread.length = 0;
+    this.unread.clear();
     this.close();
     this.wake(DONE);
     return Promise.resolve(DONE);
@@ -114,15 +114,22 @@ export class Subscriber implements AsyncIterableIterator<ExecutionResult> {
     return this.over;
   }
 
+  /** Joined: what it may leave unread from now on. */
+  follow(policy: BacklogPolicy): void {
+    this.unread.follow(policy);
+  }
+
   deliver(result: ExecutionResult): void {
     if (this.over) return;
     if (this.waiting) {
       this.wake({ done: false, value: result });
       return;
     }
-    this.unread.push(result);
-    // A reader this far behind (a client that stopped reading) would hold results without bound.
-    if (this.unread.length > MAX_UNREAD) void this.return();
+    if (this.unread.add(result)) return;
+    // A reader this far behind (a client that reads too slowly) would hold results without
+    // bound: it hears why after what it has, and leaves.
+    this.unread.addLast(this.unread.overflow(result));
+    this.close();
   }
 
   /** The stream ended: what is unread is still read, then done. */
@@ -162,6 +169,7 @@ export class SharedStream {
 
   add(subscriber: Subscriber): void {
     this.subscribers.add(subscriber);
+    subscriber.follow({ latestOnly: this.options.replayLast, maxBytes: this.options.maxBacklogBytes });
     if (this.options.replayLast && this.last) subscriber.deliver(this.last);
     if (!this.started) {
       this.started = true;

@@ -7,7 +7,8 @@
 // - one timer pings every stream, not a timer per stream (sse-pings.ts);
 // - a client that stopped reading is let go: its connection closes once no byte waiting for it
 //   has been taken for the stall timeout (STALLED_READER_MS), where it would otherwise hold its
-//   socket, and the kernel's buffers full of its events, until shutdown;
+//   socket, and the kernel's buffers full of its events, until shutdown; so is one that reads
+//   more slowly than it is written to (slow-readers.ts);
 // - the body is a plain Node stream, read by the HTTP response as it drains.
 import { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -16,6 +17,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { subscriberOf } from './shared-live-work.ts';
 import { type ResultReader, Subscriber } from './shared-streams.ts';
+import { watchReadingPace } from './slow-readers.ts';
 import { type Pingable, startPinging, stopPinging } from './sse-pings.ts';
 
 const PING = Buffer.from(':\n\n');
@@ -148,6 +150,7 @@ export interface EventSink {
 class ResponseEvents implements Pingable, ResultReader {
   private reading = false;
   private readAgain = false;
+  private unwatchPace: (() => void) | null = null;
 
   constructor(
     private readonly results: AsyncIterator<ExecutionResult>,
@@ -170,6 +173,7 @@ class ResponseEvents implements Pingable, ResultReader {
     // listens for it: written to node's response, a quiet stream would be cut at the stall
     // timeout whatever its client took. The stall check above decides alone.
     if (this.res instanceof ServerResponse) this.res.on('timeout', leaveToStallCheck);
+    if (socket) this.unwatchPace = watchReadingPace(socket, stalledReaderMs);
     this.res.write(PING);
     startPinging(this);
     this.pull();
@@ -230,6 +234,7 @@ class ResponseEvents implements Pingable, ResultReader {
   /** The response is over (the client went away, or the stream completed). */
   private stop(socket: Socket | null): void {
     stopPinging(this);
+    this.unwatchPace?.();
     // Node's response leaves the socket to node's server (a later request of a kept-alive one).
     socket?.off('timeout', closeIfStalled);
     // The subscription ends (its slot, its place in a shared stream).

@@ -114,7 +114,9 @@ describe('memory a caller without a key cannot fill', { timeout: 120_000 }, () =
       for (let i = 0; i < 3; i++) {
         const socket = new WebSocket(h.wsUrl, 'graphql-transport-ws');
         await new Promise((resolve) => socket.once('open', resolve));
-        socket.send(JSON.stringify({ type: 'connection_init' }));
+        socket.send(
+          JSON.stringify({ type: 'connection_init', payload: { Authorization: 'Bearer phx_full' } }),
+        );
         const closed = new Promise<number>((resolve) => socket.once('close', resolve));
         socket.send(
           JSON.stringify({

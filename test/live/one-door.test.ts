@@ -184,16 +184,18 @@ describe('one door: a refused operation fails alone over graphql-ws', () => {
     }
   }
 
-  it('a @live query with no key is refused alone; the socket goes on', async () => {
+  it('a socket with no key is closed at connection_init (4401), saying how to send one', async () => {
     const c = client(null);
-    let closed: unknown = null;
-    c.on('closed', (event) => {
-      closed = event;
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+      c.on('closed', (event) => resolve(event as { code: number; reason: string }));
     });
-    const refused = await first(c, 'query @live { project(projectId: "1") { name } }');
-    expect(refused.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect((await first(c, '{ __typename }')).data).toEqual({ __typename: 'Query' });
-    expect(closed).toBeNull();
+    const refused = first(c, 'query @live { project(projectId: "1") { name } }').catch(
+      (error: unknown) => error,
+    );
+    const event = await closed;
+    expect(event.code).toBe(4401);
+    expect(event.reason).toBe('Send your PostHog personal API key as "Authorization: Bearer <key>".');
+    await refused;
     await c.dispose();
   });
 
