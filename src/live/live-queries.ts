@@ -17,6 +17,8 @@ import { hashKey, type KeyHash } from '../caller-key.ts';
 import type { GatewayContext } from '../context.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { type Resource, resourceOf } from '../upstream/paths.ts';
+import { liveNotIncrementalRule } from './live-not-incremental.ts';
+import type { RelayContext } from './relayed-results.ts';
 import { mayChange } from './resources.ts';
 import type { LiveServices } from './services.ts';
 
@@ -92,6 +94,8 @@ function liveStream(
   return new Repeater(async (push, stop) => {
     const stopClose = live.onClose(() => stop());
     let last = '';
+    /** A fresh answer was asked for (a subscriber joined): pushed even if unchanged. */
+    let fresh = false;
     let read: Resource[] = [];
     let running: Promise<void> | null = null;
     let again = false;
@@ -104,7 +108,8 @@ function liveStream(
       const result = await run();
       const text = JSON.stringify(result);
       read = resourcesRead(context);
-      if (text !== last) {
+      if (text !== last || fresh) {
+        fresh = false;
         last = text;
         // Not awaited: push resolves only when the client reads, and a slow reader must not
         // hold back the next round (the Repeater buffers what it has not read).
@@ -138,6 +143,10 @@ function liveStream(
       schedule(live.settings.liveQueryPollMs);
     };
     const wake = () => round(false);
+    (args.contextValue as RelayContext).liveRefresh?.runWith(() => {
+      fresh = true;
+      schedule(0);
+    });
     const stopWake = live.wake.listen(key, (written) => {
       if (read.length === 0 || read.some((resource) => mayChange(written, resource))) schedule(0);
     });
@@ -154,6 +163,9 @@ function liveStream(
 
 export function useLiveQueries(live: LiveServices): Plugin {
   return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(liveNotIncrementalRule);
+    },
     onExecute({ args, executeFn, setExecuteFn }) {
       if (!isLiveQuery(getOperationAST(args.document, args.operationName))) return;
       setExecuteFn((executeArgs) => liveResults(live, executeFn as Execute, executeArgs) as never);

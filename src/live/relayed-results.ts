@@ -4,10 +4,12 @@
 // @live or @defer) to that slot as it is, after every other plugin has seen it (codes, the
 // operation log, metrics), instead of serialising it to be parsed back. The HTTP answer itself
 // is then empty. A shared live stream (shared-live-work.ts) runs its operation the same way.
+
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { codedError } from '../errors/codes.ts';
 import { withExtensions } from '../errors/masking.ts';
+import type { LiveRefresh } from './live-refresh.ts';
 
 export type RelayedResult = ExecutionResult | AsyncIterable<ExecutionResult>;
 
@@ -20,6 +22,8 @@ export interface RelayContext {
   relay?: RelaySlot;
   /** The run of a shared live stream, not one of its subscribers (shared-live-work.ts). */
   sharedRun?: boolean;
+  /** A shared live query's way to ask its run for a fresh answer (live-refresh.ts). */
+  liveRefresh?: LiveRefresh;
 }
 
 /**

@@ -28,6 +28,7 @@ import type { GatewayContext } from '../context.ts';
 import { codedError } from '../errors/codes.ts';
 import { requestIdOf } from '../observability/request-id.ts';
 import { isLiveQuery } from './live-queries.ts';
+import { LiveRefresh } from './live-refresh.ts';
 import { type RelayContext, type RelaySlot, requestFor } from './relayed-results.ts';
 import type { LiveServices } from './services.ts';
 import { SharedStream, Subscriber } from './shared-streams.ts';
@@ -181,8 +182,10 @@ export class SharedLiveWork {
     if (running && !running.ended) return running;
     const stop = new AbortController();
     const pipeline = this.pipeline!;
+    const refresh = new LiveRefresh();
     const stream: SharedStream = new SharedStream({
-      start: () => runShared(pipeline, run, stop.signal),
+      start: () => runShared(pipeline, run, stop.signal, refresh),
+      refresh: () => refresh.request(),
       replayLast,
       maxBacklogBytes: this.live.settings.maxBacklogBytes,
       onEnd: () => {
@@ -205,11 +208,11 @@ interface SharedRun {
   params: unknown;
 }
 
-async function runShared(pipeline: Pipeline, run: SharedRun, signal: AbortSignal) {
+async function runShared(pipeline: Pipeline, run: SharedRun, signal: AbortSignal, liveRefresh: LiveRefresh) {
   const request = requestFor(pipeline.graphqlEndpoint, run.authorization, run.requestId, run.params, signal);
   if (!(request instanceof Request)) return { errors: [request] };
   const relay: RelaySlot = {};
-  await pipeline.fetch(request, { relay, sharedRun: true });
+  await pipeline.fetch(request, { relay, sharedRun: true, liveRefresh });
   return relay.result ?? { errors: [codedError('UPSTREAM_UNAVAILABLE', 'The operation was cancelled.')] };
 }
 
