@@ -2,8 +2,11 @@
 // permits from here in slices). Per key hash, two Redis hashes of counts: by second
 // (`budget:<hash>:s`, the minute's window) and by minute (`budget:<hash>:m`, the hour's). A slice
 // is granted only as far as both windows have room, counting the slot a window starts in whole and
-// one slot more for a slice's lifetime (a permit is spent up to SLICE_MS after it is counted), so
-// the count Redis holds is never below what PostHog sees. A 429's pause is published on `pause`.
+// the seconds of a slice's lifetime more (a permit is spent up to SLICE_LIFETIME_MS after it is
+// asked for), so the count Redis holds is never below what PostHog sees. The slots are read from
+// Redis's own clock (TIME) in the one script that checks and adds: every process counts by the
+// same clock, however the processes' clocks differ, and no two can both take the last room. A
+// 429's pause is published on `pause`.
 //
 // Keys counted at once are bounded as in each process (key-budget.ts's MAX_KEYS), for the fleet:
 // `budget-keys` (a sorted set: key → the second of its last slice) holds each counted key, and
@@ -13,12 +16,19 @@
 // pause is each process's, not Redis's, and is kept); past PostHog's limit, PostHog's 429 pauses
 // it.
 import type { KeyHash } from '../caller-key.ts';
-import type { BudgetLimits, KeyBudget, SliceSource } from '../upstream/key-budget.ts';
+import {
+  type BudgetLimits,
+  type KeyBudget,
+  SLICE_LIFETIME_MS,
+  type SliceSource,
+} from '../upstream/key-budget.ts';
 import type { SharedRedis } from './redis.ts';
 
 /**
- * KEYS: the by-second and by-minute counts, the keys counted. ARGV: second, minute, want, per
- * minute, per hour, max keys. Returns the permits granted (0: none left in one of the windows).
+ * KEYS: the by-second and by-minute counts, the keys counted. ARGV: want, per minute, per hour,
+ * max keys, calls admitted alone (counted now, whatever room is left), a slice's lifetime in
+ * seconds. Returns the permits granted (0: none left in one of the windows) and Redis's time (ms)
+ * they were counted at.
  */
 const TAKE = `
 local function counted(key, oldest)
@@ -30,11 +40,18 @@ local function counted(key, oldest)
   end
   return total
 end
-local second, minute, grant = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local perMinute, perHour = tonumber(ARGV[4]), tonumber(ARGV[5])
-if perMinute > 0 then grant = math.min(grant, perMinute - counted(KEYS[1], second - 61)) end
+local time = redis.call('TIME')
+local second = tonumber(time[1])
+local minute, ms = math.floor(second / 60), second * 1000 + math.floor(tonumber(time[2]) / 1000)
+local grant, perMinute, perHour = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local alone, lifetime = tonumber(ARGV[5]), tonumber(ARGV[6])
+if alone > 0 then
+  redis.call('HINCRBY', KEYS[1], second, alone)
+  redis.call('HINCRBY', KEYS[2], minute, alone)
+end
+if perMinute > 0 then grant = math.min(grant, perMinute - counted(KEYS[1], second - 61 - lifetime)) end
 if perHour > 0 then grant = math.min(grant, perHour - counted(KEYS[2], minute - 61)) end
-if grant <= 0 then return 0 end
+if grant < 0 then grant = 0 end
 redis.call('HINCRBY', KEYS[1], second, grant)
 redis.call('PEXPIRE', KEYS[1], 70000)
 redis.call('HINCRBY', KEYS[2], minute, grant)
@@ -43,7 +60,7 @@ local base = string.sub(KEYS[1], 1, -3)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', second - 3700)
 redis.call('ZADD', KEYS[3], second, base)
 redis.call('PEXPIRE', KEYS[3], 3700000)
-local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
+local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[4])
 if over > 0 then
   for _, oldest in ipairs(redis.call('ZRANGE', KEYS[3], 0, over)) do
     if over > 0 and oldest ~= base then
@@ -53,7 +70,7 @@ if over > 0 then
     end
   end
 end
-return grant`;
+return {grant, ms}`;
 
 /** KEYS as TAKE's; ARGV: second, minute, permits not spent. */
 const GIVE_BACK = `
@@ -79,29 +96,33 @@ export class SharedBudget implements SliceSource {
     return this.redis.peers;
   }
 
-  async takeSlice(key: KeyHash, want: number, limits: BudgetLimits): Promise<number | null> {
-    const [second, minute] = slotsOf(Date.now());
+  async takeSlice(
+    key: KeyHash,
+    want: number,
+    limits: BudgetLimits,
+    spentAlone: number,
+  ): Promise<{ granted: number; at: number } | null> {
     try {
-      const granted = await this.redis.commands.eval(
+      const [granted, at] = (await this.redis.commands.eval(
         TAKE,
         3,
         ...keysOf(key),
         BUDGET_KEYS,
-        second!,
-        minute!,
         want,
         limits.perMinute,
         limits.perHour,
         MAX_COUNTED_KEYS,
-      );
-      return Number(granted);
+        spentAlone,
+        Math.ceil(SLICE_LIFETIME_MS / 1000),
+      )) as [number, number];
+      return { granted: Number(granted), at: Number(at) };
     } catch {
       return null;
     }
   }
 
-  giveBack(key: KeyHash, permits: number, takenAt: number): void {
-    const [second, minute] = slotsOf(takenAt);
+  giveBack(key: KeyHash, permits: number, at: number): void {
+    const [second, minute] = slotsOf(at);
     this.redis.commands.eval(GIVE_BACK, 2, ...keysOf(key), second!, minute!, permits).catch(() => undefined);
   }
 

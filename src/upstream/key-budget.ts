@@ -6,16 +6,19 @@
 // Alone, a process counts its own calls. Sharing a Redis (shared-state/shared-budget.ts), the
 // processes count together without a Redis round trip per call: a process takes permits in
 // slices (about a second's worth of the budget), spends them locally, and gives back what it has
-// not spent when the slice lapses (SLICE_MS). A pause reaches every process. Redis lost, or slower
-// to grant a slice than SLICE_WAIT_MS: the process counts alone with its share of the budget (÷
-// the processes last seen); the workers of WORKERS > 1 without Redis each keep to their share (÷
-// WORKERS) from the start.
+// not spent when the slice lapses (SLICE_MS). A pause reaches every process. While Redis answers,
+// however slowly, permits come only from it: a call waits for its slice (within its deadline), so
+// the processes together never admit more than the limits in any window. Redis lost: the process
+// counts alone with its share of the budget (÷ the processes last seen), and tells Redis what it
+// admitted so once it answers again; the workers of WORKERS > 1 without Redis each keep to their
+// share (÷ WORKERS) from the start.
 //
 // Only calls sent count: a call admitted that then never goes (its client left while it waited
 // for a connection, its deadline passed) is given back (`refund`), so a backlog of calls that time
 // out in line does not spend the key's budget for the calls after it.
 import type { KeyHash } from '../caller-key.ts';
 import { codedError } from '../errors/codes.ts';
+import { SILENT_REDIS_MS } from '../shared-state/silent-redis.ts';
 import { type RequestSignal, sleep } from './request-signal.ts';
 import { SlidingWindow } from './sliding-window.ts';
 
@@ -31,10 +34,19 @@ export interface SliceSource {
   readonly healthy: boolean;
   /** Processes sharing the budget, this one included. */
   readonly peers: number;
-  /** Up to `want` permits counted for `key` now; 0 when it has none left; null when Redis cannot say. */
-  takeSlice(key: KeyHash, want: number, limits: BudgetLimits): Promise<number | null>;
-  /** Permits of a slice taken at `takenAt` that were not spent. */
-  giveBack(key: KeyHash, permits: number, takenAt: number): void;
+  /**
+   * Up to `want` permits counted for `key` now (`granted` 0: none left), counted at `at` by the
+   * source's clock; `spentAlone` calls admitted meanwhile without it are counted first, whatever
+   * room is left. null: Redis cannot say.
+   */
+  takeSlice(
+    key: KeyHash,
+    want: number,
+    limits: BudgetLimits,
+    spentAlone: number,
+  ): Promise<{ granted: number; at: number } | null>;
+  /** Permits of a slice counted at `at` (the source's clock) that were not spent. */
+  giveBack(key: KeyHash, permits: number, at: number): void;
   /** Tells every other process that `key` is paused until `untilMs`. */
   pause(key: KeyHash, untilMs: number): void;
 }
@@ -44,11 +56,12 @@ export const SLICE_MS = 1_000;
 /** How often a call waiting for a shared slice asks again. */
 const RETRY_SLICE_MS = 250;
 /**
- * How long a call waits for Redis to grant a slice. A Redis that stalls without dropping the
- * connection (paused, or a network black hole) keeps ioredis "ready" and its command pending:
- * without a bound, every call of the key waited for it past its deadline.
+ * The longest a slice's permits are spent after its request was sent: SLICE_MS from its grant,
+ * and never past this (a grant that comes later goes back unspent). Redis counts a slice this
+ * much longer than the window (shared-budget.ts), so a permit spent late is still counted in
+ * every window it falls in. A request unanswered for SILENT_REDIS_MS loses the connection.
  */
-export const SLICE_WAIT_MS = 500;
+export const SLICE_LIFETIME_MS = SILENT_REDIS_MS + SLICE_MS;
 /**
  * Keys counted at once; past it the counts of the key used least recently are dropped, unless it
  * is paused or waiting for a slice (its pause or its refill would be lost): those are kept, and
@@ -56,11 +69,11 @@ export const SLICE_WAIT_MS = 500;
  */
 export const MAX_KEYS = 10_000;
 
-/** Permits taken from Redis at `takenAt`, spent here until they lapse. */
+/** Permits Redis counted at `at` (its clock), spent here until they lapse. */
 interface Slice {
   left: number;
   expires: number;
-  takenAt: number;
+  at: number;
   /** What was left of it has gone back to Redis: a permit refunded later goes there too. */
   lapsed: boolean;
 }
@@ -77,7 +90,16 @@ interface KeyState {
   pausedUntil: number;
   slice: Slice;
   refilling: Promise<number | null> | null;
+  /** Calls admitted alone (Redis lost) that Redis has not been told of yet. */
+  spentAlone: number;
 }
+
+/** The shared count did not answer before the call's deadline: nothing was sent. */
+const budgetUnanswered = () =>
+  codedError('RATE_LIMITED', 'The shared upstream budget did not answer in time; try again in 1 s.', {
+    retryAfter: 1,
+    budget: true,
+  });
 
 const overBudget = (waitMs: number) =>
   codedError(
@@ -106,6 +128,14 @@ export class KeyBudget {
     this.sliceSize = Math.max(1, Math.ceil(Number.isFinite(perSecond) ? perSecond : 1));
   }
 
+  /** Told of each admission: the key and the instant (Date.now()) the budget counted it at. */
+  private admitted: ((key: KeyHash, at: number) => void) | null = null;
+
+  /** `listener` hears every admission from now on, with the instant the budget counted it at. */
+  onAdmitted(listener: (key: KeyHash, at: number) => void): void {
+    this.admitted = listener;
+  }
+
   /** From now on the budget is shared through `source`. */
   shareThrough(source: SliceSource): void {
     this.source = source;
@@ -129,20 +159,32 @@ export class KeyBudget {
       const { slice } = state;
       if (slice.left > 0 && slice.expires > now) {
         slice.left--;
+        this.admitted?.(key, now);
         return slice;
       }
-      return this.refill(key, state).then((granted) =>
+      return this.refillWithin(key, state, deadline).then((granted) =>
         // Aborted while Redis was asked: nothing is counted, and nothing will be sent.
         signal.aborted
           ? undefined
-          : granted === null
+          : granted === null && !this.source?.healthy
             ? this.admitAlone(key, state, deadline, signal)
-            : granted > 0
+            : granted
               ? this.admit(key, deadline, signal)
               : this.waitThenAdmit(key, RETRY_SLICE_MS, deadline, signal),
       );
     }
     return this.admitAlone(key, state, deadline, signal);
+  }
+
+  /** The key's refill, or RATE_LIMITED (nothing counted) when it has not come by `deadline`. */
+  private refillWithin(key: KeyHash, state: KeyState, deadline: number): Promise<number | null> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(budgetUnanswered()), Math.max(0, deadline - Date.now()));
+      void this.refill(key, state).then((granted) => {
+        clearTimeout(timer);
+        resolve(granted);
+      });
+    });
   }
 
   /** A call that admit counted and that was then never sent: what it counted is given back. */
@@ -153,7 +195,7 @@ export class KeyBudget {
       state?.minute.remove(counted);
       state?.hour.remove(counted);
     } else if (!counted.lapsed) counted.left++;
-    else this.source?.giveBack(key, 1, counted.takenAt);
+    else this.source?.giveBack(key, 1, counted.at);
   }
 
   /** A 429 with Retry-After: no call of this key for `ms`, here and (shared) everywhere. */
@@ -185,6 +227,8 @@ export class KeyBudget {
     if (!minuteFull && !full(state.hour, perHour)) {
       state.minute.add(now);
       state.hour.add(now);
+      if (this.source) state.spentAlone++;
+      this.admitted?.(key, now);
       return now;
     }
     const waitMs = (minuteFull ? state.minute : state.hour).msUntilRoom(now);
@@ -205,44 +249,41 @@ export class KeyBudget {
   }
 
   /**
-   * One slice request per key at a time; the slice's leftovers go back when it lapses. Redis that
-   * has not answered within SLICE_WAIT_MS cannot say (null); what it grants after that goes back.
+   * One slice request per key at a time, however long Redis takes (null: it cannot say); the
+   * slice's leftovers go back when it lapses. A grant come SLICE_LIFETIME_MS after its request
+   * was sent goes back unspent (0).
    */
   private refill(key: KeyHash, state: KeyState): Promise<number | null> {
     if (state.refilling) return state.refilling;
     const source = this.source!;
-    const takenAt = Date.now();
-    state.refilling = new Promise<number | null>((resolve) => {
-      let late = false;
-      const done = (granted: number | null) => {
-        clearTimeout(timer);
-        state.refilling = null;
-        resolve(granted);
-      };
-      const timer = setTimeout(() => {
-        late = true;
-        done(null);
-      }, SLICE_WAIT_MS);
-      void source.takeSlice(key, this.sliceSize, this.limits).then((granted) => {
-        if (late) {
-          if (granted) source.giveBack(key, granted, takenAt);
-          return;
-        }
-        if (granted) state.slice = this.sliceOf(key, granted, takenAt);
-        done(granted);
-      });
+    const sentAt = Date.now();
+    const spentAlone = state.spentAlone;
+    state.spentAlone = 0;
+    state.refilling = source.takeSlice(key, this.sliceSize, this.limits, spentAlone).then((taken) => {
+      state.refilling = null;
+      if (taken === null) {
+        state.spentAlone += spentAlone;
+        return null;
+      }
+      const expires = Math.min(Date.now() + SLICE_MS, sentAt + SLICE_LIFETIME_MS);
+      if (taken.granted > 0 && expires <= Date.now()) {
+        source.giveBack(key, taken.granted, taken.at);
+        return 0;
+      }
+      if (taken.granted > 0) state.slice = this.sliceOf(key, taken.granted, taken.at, expires);
+      return taken.granted;
     });
     return state.refilling;
   }
 
-  /** A slice of `granted` permits, whose leftovers go back to Redis when it lapses. */
-  private sliceOf(key: KeyHash, granted: number, takenAt: number): Slice {
-    const slice: Slice = { left: granted, expires: Date.now() + SLICE_MS, takenAt, lapsed: false };
+  /** A slice of `granted` permits, whose leftovers go back to Redis when it lapses at `expires`. */
+  private sliceOf(key: KeyHash, granted: number, at: number, expires: number): Slice {
+    const slice: Slice = { left: granted, expires, at, lapsed: false };
     setTimeout(() => {
-      if (slice.left > 0) this.source?.giveBack(key, slice.left, takenAt);
+      if (slice.left > 0) this.source?.giveBack(key, slice.left, at);
       slice.left = 0;
       slice.lapsed = true;
-    }, SLICE_MS).unref();
+    }, expires - Date.now()).unref();
     return slice;
   }
 
@@ -267,8 +308,9 @@ export class KeyBudget {
         minute: new SlidingWindow(60_000),
         hour: new SlidingWindow(3_600_000),
         pausedUntil: 0,
-        slice: { left: 0, expires: 0, takenAt: 0, lapsed: true },
+        slice: { left: 0, expires: 0, at: 0, lapsed: true },
         refilling: null,
+        spentAlone: 0,
       };
       this.keys.set(key, state);
     }
