@@ -9,6 +9,8 @@ export function readUpstream(read: Read) {
     headersTimeoutMs: read('UPSTREAM_HEADERS_TIMEOUT_MS', integer(1, 600_000), 10_000),
     bodyTimeoutMs: read('UPSTREAM_BODY_TIMEOUT_MS', integer(1, 600_000), 10_000),
     retries: read('UPSTREAM_RETRIES', integer(0, 10), 2),
+    // The longest a 429's Retry-After may pause a key (upstream/retry-after.ts).
+    maxRetryAfterMs: read('MAX_RETRY_AFTER_MS', integer(1_000, 86_400_000), 300_000),
     // Little's law: calls in flight = calls a second × latency. 256 keep 2,560 calls a second going
     // to an upstream 100 ms away (~640 combined views/s: about what one process serves on its
     // CPU); 32 capped a process at ~80 views/s whatever its CPU (issue 42).

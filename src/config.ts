@@ -43,6 +43,8 @@ export interface Config {
     headersTimeoutMs: number;
     bodyTimeoutMs: number;
     retries: number;
+    /** MAX_RETRY_AFTER_MS: the longest a 429's Retry-After may pause a key. */
+    maxRetryAfterMs: number;
     /** Upstream calls in flight at once, over HTTP/2 or HTTP/1.1. */
     maxInFlight: number;
     /** Of those, the most calls of keys not accepted lately may hold; null: maxInFlight / 8. */

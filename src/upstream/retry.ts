@@ -31,13 +31,8 @@ export const RETRY_POLICY = {
   ]),
   /** Exponential backoff: base × 2^(retry − 1), plus up to `jitterMs` at random. */
   backoff: { baseMs: 100, jitterMs: 100 },
-  /**
-   * A 429 is waited out for its Retry-After, held between 1 second and an hour, and only when
-   * the wait fits in what is left of the request's deadline: a date in the past (or 0) must not
-   * retry at once, over and over, and 99,999,999 seconds overflowed setTimeout, which then fired
-   * after 1 ms (a poller made ~600 GETs a second). PostHog's longest window is the hour.
-   */
-  retryAfterSeconds: { min: 1, max: 3_600 },
+  // A 429 is waited out for its Retry-After (retry-after.ts: at least 1 s, at most
+  // MAX_RETRY_AFTER_MS) when the wait fits in what is left of the request's deadline.
 } as const;
 
 /** Why a GET is tried again. */
@@ -54,14 +49,5 @@ export const isRetryableTransportError = (error: unknown) =>
 export const backoffMs = (retry: number) =>
   RETRY_POLICY.backoff.baseMs * 2 ** (retry - 1) + Math.random() * RETRY_POLICY.backoff.jitterMs;
 
-/** A Retry-After header (seconds or an HTTP date) as seconds within the policy's bounds; null if none. */
-export function retryAfterSeconds(value: string | string[] | undefined): number | null {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return null;
-  const trimmed = text.trim();
-  const at = /^\d+$/.test(trimmed) ? Date.now() + Number(trimmed) * 1000 : Date.parse(trimmed);
-  if (Number.isNaN(at)) return null;
-  const seconds = Math.ceil((at - Date.now()) / 1000);
-  const { min, max } = RETRY_POLICY.retryAfterSeconds;
-  return Math.min(max, Math.max(min, seconds));
-}
+/** A Retry-After header as seconds within its bounds (retry-after.ts); null if none. */
+export { retryAfterSeconds } from './retry-after.ts';
