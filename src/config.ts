@@ -123,6 +123,8 @@ export interface Config {
     keyPrefix: string;
     /** READY_REQUIRES_REDIS: /ready answers 503 while Redis is lost (else it only degrades /health). */
     requiredForReady: boolean;
+    /** REDIS_SLOW_MS: Redis answering this slowly or slower is reported slow. */
+    slowMs: number;
   } | null;
   /**
    * Upstream requests per key hash at most, as PostHog counts them (sliding windows of a minute
@@ -203,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
           label: redisLabel(redis),
           keyPrefix: read('REDIS_KEY_PREFIX', text, 'gateway:'),
           requiredForReady: readyRequiresRedis,
+          slowMs: read('REDIS_SLOW_MS', integer(1, 60_000), 250),
         })
       : null,
     budget: Object.freeze({

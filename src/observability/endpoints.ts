@@ -53,12 +53,11 @@ async function metricsResponse(request: Request, endpoints: OperatorEndpoints): 
 }
 
 /** Yoga's /health answer, with what the process serves without (its headers kept: x-request-id). */
-function healthResponse(answered: Response, degraded: string[]): Response {
+function healthResponse(answered: Response, health: Readiness['health']): Response {
   const headers = new Headers(answered.headers);
   headers.set('content-type', 'application/json; charset=utf-8');
   headers.set('cache-control', 'no-store');
-  const status = degraded.length > 0 ? 'degraded' : 'ok';
-  return new Response(JSON.stringify({ status, degraded }), { status: 200, headers });
+  return new Response(JSON.stringify(health), { status: 200, headers });
 }
 
 export function useOperatorEndpoints(endpoints: OperatorEndpoints): Plugin {
@@ -68,7 +67,7 @@ export function useOperatorEndpoints(endpoints: OperatorEndpoints): Plugin {
     onResponse({ request, response, setResponse }) {
       if (readiness.redis === null || response.status !== 200 || !request.url.endsWith('/health')) return;
       if (new URL(request.url).pathname !== '/health') return;
-      setResponse(healthResponse(response, readiness.degraded));
+      setResponse(healthResponse(response, readiness.health));
     },
     onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;

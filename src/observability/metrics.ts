@@ -152,7 +152,7 @@ export class GatewayMetrics {
    * gateway_redis_up: 1 while the shared Redis answers, 0 while it is lost (read at each scrape).
    * Only with REDIS_URL. Across the workers of WORKERS > 1, the lowest: 0 if any has lost it.
    */
-  watchRedis(redis: { readonly healthy: boolean }): void {
+  watchRedis(redis: { readonly healthy: boolean; readonly slow: boolean; readonly latencyMs: number }): void {
     new Gauge({
       name: 'gateway_redis_up',
       help: 'Whether the shared Redis (REDIS_URL) answers: 1, or 0 while it is lost and each process serves alone.',
@@ -160,6 +160,24 @@ export class GatewayMetrics {
       aggregator: 'min',
       collect() {
         this.set(redis.healthy ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'gateway_redis_latency_seconds',
+      help: 'How long the shared Redis takes to answer (its last round trip, or the wait of one unanswered).',
+      registers: [this.registry],
+      aggregator: 'max',
+      collect() {
+        this.set(redis.latencyMs / 1000);
+      },
+    });
+    new Gauge({
+      name: 'gateway_redis_slow',
+      help: 'Whether the shared Redis answers, but in REDIS_SLOW_MS or more: 1, else 0.',
+      registers: [this.registry],
+      aggregator: 'max',
+      collect() {
+        this.set(redis.slow ? 1 : 0);
       },
     });
   }

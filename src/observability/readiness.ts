@@ -6,7 +6,8 @@
 // The shared Redis (REDIS_URL) is not a reason to take a process out of its load balancer: every
 // process loses it at once, and each one still serves without it (docs/operating.md, When Redis
 // is lost). Its loss degrades the process instead, as /health and gateway_redis_up say; only with
-// READY_REQUIRES_REDIS does /ready answer 503 while it is lost.
+// READY_REQUIRES_REDIS does /ready answer 503 while it is lost. A Redis that answers, but in
+// REDIS_SLOW_MS or more, is still shared: /health says it is slow, with its latency.
 export interface ProbeResult {
   ok: boolean;
   reason: string;
@@ -19,6 +20,10 @@ export interface SharedDependency {
   readonly reason: string;
   /** READY_REQUIRES_REDIS. */
   readonly requiredForReady: boolean;
+  /** Healthy, but answering in REDIS_SLOW_MS or more. */
+  readonly slow: boolean;
+  /** Milliseconds it takes to answer now. */
+  readonly latencyMs: number;
   onHealthChange(listener: (healthy: boolean) => void): void;
 }
 
@@ -40,6 +45,17 @@ export class Readiness {
   /** What this process now serves without: `['redis']` while the shared Redis is lost. */
   get degraded(): string[] {
     return this.redis && !this.redis.healthy ? ['redis'] : [];
+  }
+
+  /**
+   * /health's body: `degraded` lists what the process serves without; a slow Redis adds
+   * `redis: { status: 'slow', latencyMs }` (and status "degraded").
+   */
+  get health(): { status: string; degraded: string[]; redis?: { status: 'slow'; latencyMs: number } } {
+    const degraded = this.degraded;
+    const slow = this.redis?.slow ? { status: 'slow' as const, latencyMs: this.redis.latencyMs } : null;
+    const status = degraded.length > 0 || slow ? 'degraded' : 'ok';
+    return slow ? { status, degraded, redis: slow } : { status, degraded };
   }
 
   /** From the first shutdown signal on, /ready answers 503 whatever the upstream does. */

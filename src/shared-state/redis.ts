@@ -10,9 +10,12 @@
 //   `healthy` is false and each shared thing falls back to this process alone; /health says
 //   degraded, /ready stays 200 unless READY_REQUIRES_REDIS; `onHealthChange` listeners hear each
 //   transition once (observability/wiring.ts logs it); ioredis reconnects on its own and
-//   subscribes again to the channels it had (shared-polling.ts adds those that failed meanwhile).
+//   subscribes again to the channels it had (shared-polling.ts adds those that failed meanwhile);
+// - slow (its answers to the presence beat take REDIS_SLOW_MS or more, redis-latency.ts): still
+//   healthy, and /health and gateway_redis_slow say so, with the latency.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { RedisLatency } from './redis-latency.ts';
 import { RedisUnavailableError } from './redis-unavailable.ts';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
 
@@ -23,7 +26,12 @@ export interface RedisSettings {
   keyPrefix: string;
   /** READY_REQUIRES_REDIS: /ready fails while Redis is lost. */
   requiredForReady: boolean;
+  /** REDIS_SLOW_MS: answers this slow or slower say Redis is slow. */
+  slowMs?: number;
 }
+
+/** REDIS_SLOW_MS's default. */
+export const DEFAULT_REDIS_SLOW_MS = 250;
 
 /** How long start-up waits for Redis before it fails. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -43,12 +51,15 @@ export class SharedRedis {
   private wasHealthy: boolean;
   private readonly healthListeners: ((healthy: boolean) => void)[] = [];
   private closing = false;
+  /** How long Redis takes to answer the presence beat. */
+  private readonly latency: RedisLatency;
 
   private constructor(
     readonly commands: Redis,
     readonly subscriber: Redis,
     readonly settings: RedisSettings,
   ) {
+    this.latency = new RedisLatency(settings.slowMs ?? DEFAULT_REDIS_SLOW_MS);
     for (const client of [commands, subscriber]) {
       client.on('error', (error: Error & { code?: string }) => {
         this.lastReason = error.message.startsWith('Socket timeout')
@@ -73,6 +84,7 @@ export class SharedRedis {
 
   private noticeHealth(): void {
     const healthy = this.healthy;
+    if (!healthy) this.latency.reset();
     if (healthy === this.wasHealthy || this.closing) return;
     this.wasHealthy = healthy;
     for (const listener of this.healthListeners) listener(healthy);
@@ -115,6 +127,16 @@ export class SharedRedis {
     return this.commands.status === 'ready' && this.subscriber.status === 'ready';
   }
 
+  /** Milliseconds Redis takes to answer now (redis-latency.ts). */
+  get latencyMs(): number {
+    return this.latency.latencyMs;
+  }
+
+  /** Healthy, but answering in REDIS_SLOW_MS or more. */
+  get slow(): boolean {
+    return this.healthy && this.latency.slow;
+  }
+
   /** Why it is not healthy (for /ready). */
   get reason(): string {
     return this.healthy ? 'Redis answers' : this.lastReason;
@@ -135,16 +157,18 @@ export class SharedRedis {
    */
   private startPresence(): void {
     const beat = async () => {
-      this.subscriber.ping().catch(() => undefined);
+      this.latency.time(this.subscriber.ping()).catch(() => undefined);
       const now = Date.now();
       try {
-        const [, , [, count]] = (await this.commands
-          .multi()
-          .zadd('processes', now, this.processId)
-          .zremrangebyscore('processes', '-inf', now - 3 * PRESENCE_MS)
-          .zcard('processes')
-          .pexpire('processes', 10 * PRESENCE_MS)
-          .exec()) as [unknown, unknown, [unknown, number]];
+        const [, , [, count]] = (await this.latency.time(
+          this.commands
+            .multi()
+            .zadd('processes', now, this.processId)
+            .zremrangebyscore('processes', '-inf', now - 3 * PRESENCE_MS)
+            .zcard('processes')
+            .pexpire('processes', 10 * PRESENCE_MS)
+            .exec(),
+        )) as [unknown, unknown, [unknown, number]];
         this.peers = Math.max(1, count);
       } catch {
         // Redis lost: keep the last count (the budget's fallback share).
