@@ -19,9 +19,9 @@ import { SharedKeyStanding } from './shared-state/shared-standing.ts';
 import { gatewayListener } from './sse-door.ts';
 import { UpstreamClient } from './upstream/client.ts';
 import { KeyBudget } from './upstream/key-budget.ts';
-import { capRetryAfter } from './upstream/retry-after.ts';
 import { KeyStandingHere, type RememberedStandings } from './upstream/key-standing.ts';
 import { PATHS } from './upstream/paths.ts';
+import { capRetryAfter } from './upstream/retry-after.ts';
 import { attachGraphQLWebSocket } from './websocket.ts';
 
 export interface GatewayOptions {

@@ -23,11 +23,12 @@ import { type Pingable, startPinging, stopPinging } from './sse-pings.ts';
 const PING = Buffer.from(':\n\n');
 const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
 
+/** In lower case, as every later plugin names them: a `set` of one replaces it, never adds a second. */
 const HEADERS = {
-  'Content-Type': 'text/event-stream',
-  Connection: 'keep-alive',
-  'Cache-Control': 'no-cache',
-  'Content-Encoding': 'none',
+  'content-type': 'text/event-stream',
+  connection: 'keep-alive',
+  'cache-control': 'no-cache',
+  'content-encoding': 'none',
 };
 
 /** `extensions.http` and `unexpected` say how to answer, not what: yoga leaves them out too. */

@@ -2,7 +2,7 @@
 // permits from here in slices). Per key hash, two Redis hashes of counts: by second
 // (`budget:<hash>:s`, the minute's window) and by minute (`budget:<hash>:m`, the hour's). A slice
 // is granted only as far as both windows have room, counting the slot a window starts in whole and
-// the seconds of a slice's lifetime more (a permit is spent up to SLICE_LIFETIME_MS after it is
+// the seconds of a slice's lifetime more (a permit is spent up to a slice's lifetime after it is
 // asked for), so the count Redis holds is never below what PostHog sees. The slots are read from
 // Redis's own clock (TIME) in the one script that checks and adds: every process counts by the
 // same clock, however the processes' clocks differ, and no two can both take the last room. A
@@ -16,13 +16,9 @@
 // pause is each process's, not Redis's, and is kept); past PostHog's limit, PostHog's 429 pauses
 // it.
 import type { KeyHash } from '../caller-key.ts';
-import {
-  type BudgetLimits,
-  type KeyBudget,
-  SLICE_LIFETIME_MS,
-  type SliceSource,
-} from '../upstream/key-budget.ts';
+import type { BudgetLimits, KeyBudget, SliceSource } from '../upstream/key-budget.ts';
 import type { SharedRedis } from './redis.ts';
+import { SILENT_REDIS_MS } from './silent-redis.ts';
 
 /**
  * KEYS: the by-second and by-minute counts, the keys counted. ARGV: want, per minute, per hour,
@@ -88,6 +84,8 @@ const slotsOf = (at: number) => [Math.floor(at / 1000), Math.floor(at / 60_000)]
 export class SharedBudget implements SliceSource {
   constructor(private readonly redis: SharedRedis) {}
 
+  readonly silentAfterMs = SILENT_REDIS_MS;
+
   get healthy(): boolean {
     return this.redis.healthy;
   }
@@ -101,6 +99,7 @@ export class SharedBudget implements SliceSource {
     want: number,
     limits: BudgetLimits,
     spentAlone: number,
+    lifetimeMs: number,
   ): Promise<{ granted: number; at: number } | null> {
     try {
       const [granted, at] = (await this.redis.commands.eval(
@@ -113,7 +112,7 @@ export class SharedBudget implements SliceSource {
         limits.perHour,
         MAX_COUNTED_KEYS,
         spentAlone,
-        Math.ceil(SLICE_LIFETIME_MS / 1000),
+        Math.ceil(lifetimeMs / 1000),
       )) as [number, number];
       return { granted: Number(granted), at: Number(at) };
     } catch {

@@ -2,8 +2,9 @@
 // - a key accepted lately: at once (nothing awaited);
 // - a key refused lately: UNAUTHENTICATED at once, unsent, saying to check the key;
 // - any other key: its first call goes alone, and the key's other calls (of every request) wait
-//   for its answer: a 401 refuses them all unsent, any other answer lets them go, and a call that
-//   got no answer (cut, aborted, refused by a budget) hands the turn to the next.
+//   for its first answer: a 401 refuses them all unsent, any other status lets them go at once
+//   (before any retry of it), and a call that got no answer (cut, aborted, refused by a budget)
+//   hands the turn to the next.
 // Within one round of a request's work (a GraphQL request, a subscription's poll), the calls after
 // a 401 fail with that 401's own error.
 import { GraphQLError } from 'graphql';
@@ -38,7 +39,7 @@ export interface FirstCall {
 export const keyRefused = () =>
   codedError(
     'UNAUTHENTICATED',
-    'This API key was refused by PostHog moments ago (401), so no call was made with it. Check the key: a personal API key of this PostHog, sent as "Authorization: Bearer <key>".',
+    'This API key was refused by PostHog moments ago (401), so no call was made with it. Check the key: it must be a personal API key of this PostHog, sent in the Authorization header.',
     { recentlyRefused: true },
   );
 
@@ -86,6 +87,8 @@ export class KeyAdmission {
   ): void {
     const status = statusOf(outcome);
     if (first) first.status = status;
+    // Any answer but a 401 shows PostHog knows the key: its other calls go now, not after retries.
+    if (first && status !== null && status !== 401) first.settle();
     if (status === 401) {
       this.standing.noteRefused(key);
       round.refusal ??= (outcome as AttemptFailure).error;

@@ -18,7 +18,6 @@
 // out in line does not spend the key's budget for the calls after it.
 import type { KeyHash } from '../caller-key.ts';
 import { codedError } from '../errors/codes.ts';
-import { SILENT_REDIS_MS } from '../shared-state/silent-redis.ts';
 import { type RequestSignal, sleep } from './request-signal.ts';
 import { SlidingWindow } from './sliding-window.ts';
 
@@ -32,6 +31,8 @@ export interface BudgetLimits {
 /** Where shared permits come from (Redis). */
 export interface SliceSource {
   readonly healthy: boolean;
+  /** How long a request may go unanswered before the source is lost. */
+  readonly silentAfterMs: number;
   /** Processes sharing the budget, this one included. */
   readonly peers: number;
   /**
@@ -44,6 +45,7 @@ export interface SliceSource {
     want: number,
     limits: BudgetLimits,
     spentAlone: number,
+    lifetimeMs: number,
   ): Promise<{ granted: number; at: number } | null>;
   /** Permits of a slice counted at `at` (the source's clock) that were not spent. */
   giveBack(key: KeyHash, permits: number, at: number): void;
@@ -57,11 +59,12 @@ export const SLICE_MS = 1_000;
 const RETRY_SLICE_MS = 250;
 /**
  * The longest a slice's permits are spent after its request was sent: SLICE_MS from its grant,
- * and never past this (a grant that comes later goes back unspent). Redis counts a slice this
- * much longer than the window (shared-budget.ts), so a permit spent late is still counted in
- * every window it falls in. A request unanswered for SILENT_REDIS_MS loses the connection.
+ * and never past the source's silence (a request unanswered that long loses the connection) and
+ * SLICE_MS more; a grant that comes later goes back unspent. Redis counts a slice this much
+ * longer than the window (shared-budget.ts), so a permit spent late is still counted in every
+ * window it falls in.
  */
-export const SLICE_LIFETIME_MS = SILENT_REDIS_MS + SLICE_MS;
+const sliceLifetimeMs = (source: SliceSource) => source.silentAfterMs + SLICE_MS;
 /**
  * Keys counted at once; past it the counts of the key used least recently are dropped, unless it
  * is paused or waiting for a slice (its pause or its refill would be lost): those are kept, and
@@ -250,7 +253,7 @@ export class KeyBudget {
 
   /**
    * One slice request per key at a time, however long Redis takes (null: it cannot say); the
-   * slice's leftovers go back when it lapses. A grant come SLICE_LIFETIME_MS after its request
+   * slice's leftovers go back when it lapses. A grant come a slice's lifetime after its request
    * was sent goes back unspent (0).
    */
   private refill(key: KeyHash, state: KeyState): Promise<number | null> {
@@ -259,20 +262,23 @@ export class KeyBudget {
     const sentAt = Date.now();
     const spentAlone = state.spentAlone;
     state.spentAlone = 0;
-    state.refilling = source.takeSlice(key, this.sliceSize, this.limits, spentAlone).then((taken) => {
-      state.refilling = null;
-      if (taken === null) {
-        state.spentAlone += spentAlone;
-        return null;
-      }
-      const expires = Math.min(Date.now() + SLICE_MS, sentAt + SLICE_LIFETIME_MS);
-      if (taken.granted > 0 && expires <= Date.now()) {
-        source.giveBack(key, taken.granted, taken.at);
-        return 0;
-      }
-      if (taken.granted > 0) state.slice = this.sliceOf(key, taken.granted, taken.at, expires);
-      return taken.granted;
-    });
+    const lifetimeMs = sliceLifetimeMs(source);
+    state.refilling = source
+      .takeSlice(key, this.sliceSize, this.limits, spentAlone, lifetimeMs)
+      .then((taken) => {
+        state.refilling = null;
+        if (taken === null) {
+          state.spentAlone += spentAlone;
+          return null;
+        }
+        const expires = Math.min(Date.now() + SLICE_MS, sentAt + lifetimeMs);
+        if (taken.granted > 0 && expires <= Date.now()) {
+          source.giveBack(key, taken.granted, taken.at);
+          return 0;
+        }
+        if (taken.granted > 0) state.slice = this.sliceOf(key, taken.granted, taken.at, expires);
+        return taken.granted;
+      });
     return state.refilling;
   }
 

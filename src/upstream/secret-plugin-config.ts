@@ -32,7 +32,7 @@ function secretKeys(schema: unknown): Set<string> | null {
 function masked(config: Json, isSecret: (key: string) => boolean): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(config)) {
-    out[key] = isSecret(key) && Boolean(value) ? PLUGIN_SECRET_MASK : value;
+    out[key] = isSecret(key) && value ? PLUGIN_SECRET_MASK : value;
   }
   return out;
 }

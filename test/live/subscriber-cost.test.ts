@@ -133,7 +133,9 @@ describe('an open SSE subscriber', { timeout: 60_000 }, () => {
     expect(stream.text.startsWith(':\n\n')).toBe(true);
     // The head as yoga made it, each header once (the door writes it whole, as a list).
     expect(stream.headerNames).toEqual(expect.arrayContaining(['cache-control', 'x-request-id']));
-    expect(new Set(stream.headerNames).size).toBe(stream.headerNames.length);
+    expect(new Set(stream.headerNames).size, JSON.stringify(stream.headerNames)).toBe(
+      stream.headerNames.length,
+    );
 
     const refused = await sseRequest(h.url, {
       method: 'POST',
