@@ -91,8 +91,9 @@ export class ActivityHeads {
         method: 'GET',
         path: PATHS.advancedActivityLogs(projectId),
         query: {
-          scopes: [...new Set(keys.map((k) => k.scope))].join(','),
-          item_ids: [...new Set(keys.map((k) => k.itemId))].join(','),
+          // Repeated parameters, as PostHog reads its lists (a comma list is one value).
+          scopes: [...new Set(keys.map((k) => k.scope))],
+          item_ids: [...new Set(keys.map((k) => k.itemId))],
           page_size: Math.min(MAX_PAGE_SIZE, wanted),
         },
       });

@@ -54,9 +54,11 @@ export function listActivity2026(ctx: RouteContext): Reply {
   return pagedActivity(ctx, filtered(ctx));
 }
 
-// posthog/api/advanced_activity_logs/viewset.py, AdvancedActivityLogsViewSet.list: the same pages,
-// filtered by AdvancedActivityLogFiltersSerializer's lists (JSON arrays or comma lists): `scopes`,
-// `item_ids`, `activities` (the others are not modelled here).
+// posthog/api/advanced_activity_logs/viewset.py@1b10cf8, AdvancedActivityLogsViewSet.list: the same
+// pages, filtered by AdvancedActivityLogFiltersSerializer(data=request.query_params)'s lists
+// `scopes`, `item_ids`, `activities` (the others are not modelled here). Each is a
+// JSONTolerantListField: repeated parameters (DRF's getlist) or one JSON array; a comma list is
+// one value (`item_ids=64,65` is the id "64,65", which matches nothing).
 export function listAdvancedActivity(ctx: RouteContext): Reply {
   const q = ctx.url.query;
   const scopes = tolerantList(q, 'scopes');
@@ -72,20 +74,19 @@ export function listAdvancedActivity(ctx: RouteContext): Reply {
   return pagedActivity(ctx, entries);
 }
 
-/** JSONTolerantListField: every value of `key`, each a JSON array or a comma list. */
+/** JSONTolerantListField.get_value: every value of `key`, or one JSON array's items. */
 function tolerantList(query: URLSearchParams, key: string): Set<string> {
-  const values = new Set<string>();
-  for (const raw of query.getAll(key)) {
-    const value = raw.trim();
-    let parsed: unknown = null;
-    if (value.startsWith('[') && value.endsWith(']'))
-      try {
-        parsed = JSON.parse(value);
-      } catch {}
-    if (Array.isArray(parsed)) for (const item of parsed) values.add(String(item));
-    else for (const part of value.split(',').map((p) => p.trim())) if (part) values.add(part);
+  const given = query.getAll(key);
+  const only = given.length === 1 ? given[0]!.trim() : '';
+  if (only.startsWith('[') && only.endsWith(']')) {
+    try {
+      const parsed: unknown = JSON.parse(only);
+      if (Array.isArray(parsed)) return new Set(parsed.map(String));
+    } catch {
+      // Not JSON: the value as it is, as PostHog takes it.
+    }
   }
-  return values;
+  return new Set(given);
 }
 
 /** The paywall, the ordering and ActivityLogPagination over entries already filtered. */

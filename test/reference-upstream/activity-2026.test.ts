@@ -43,6 +43,25 @@ describe('PostHog 2026: activity log edges', () => {
     });
   });
 
+  it('reads advanced_activity_logs lists as JSONTolerantListField does: repeated or one JSON array, never a comma list', async () => {
+    // posthog/api/advanced_activity_logs/viewset.py@1b10cf8: AdvancedActivityLogFiltersSerializer
+    // (data=request.query_params); item_ids and scopes are JSONTolerantListFields.
+    const ADVANCED = '/api/projects/1/advanced_activity_logs/';
+    const items = [
+      ...new Set(
+        upstream.store.activity.filter((e) => e.projectId === 1 && e.item_id).map((e) => String(e.item_id)),
+      ),
+    ].slice(0, 2);
+    expect(items).toHaveLength(2);
+    const ids = async (query: string) => {
+      const { body } = await rest(upstream, 'GET', `${ADVANCED}?page_size=1000&${query}`);
+      return new Set(body.results.map((e: { item_id: string }) => String(e.item_id)));
+    };
+    expect(await ids(`item_ids=${items[0]}&item_ids=${items[1]}`)).toEqual(new Set(items));
+    expect(await ids(`item_ids=${encodeURIComponent(JSON.stringify(items))}`)).toEqual(new Set(items));
+    expect(await ids(`item_ids=${items[0]},${items[1]}`)).toEqual(new Set());
+  });
+
   it('filters by scope AND scopes', async () => {
     const both = await rest(
       upstream,
