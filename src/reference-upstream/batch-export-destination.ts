@@ -1,12 +1,15 @@
 // A write's `destination`, as PostHog reads it: BatchExportDestinationSerializer's fields and its
 // validate() (products/batch_exports/backend/presentation/views/batch_export/destinations.py at
-// 475d263), then BatchExportSerializer.validate_destination (exports.py at 0551d5e): the type
-// never changes, each integration-backed type needs its Integration (of the right kind), S3-family
-// inputs may not be blank and their file format and compression must go together.
+// 475d263, its config keys in batch-export-config-keys.ts), then
+// BatchExportSerializer.validate_destination (exports.py at 0551d5e): the type never changes (the
+// legacy `S3` is no choice since migration 0010_alter_batchexportdestination_type@88c5eef), each
+// integration-backed type needs its Integration (of the right kind), S3-family inputs may not be
+// blank and their file format and compression must go together.
 import { permissionDenied, serverError } from './api-error.ts';
+import { configProblem } from './batch-export-config-keys.ts';
 import type { WriteContext } from './batch-export-fields.ts';
 import type { BatchExportDestination } from './batch-export-model.ts';
-import { DESTINATION_TYPES } from './batch-export-model.ts';
+import { WRITABLE_TYPES } from './batch-export-model.ts';
 import { Invalid } from './batch-export-readers.ts';
 import type { ErrorTree, FieldError } from './hog-errors.ts';
 import { fieldError, listed, pyType } from './hog-errors.ts';
@@ -17,19 +20,6 @@ const messages = (detail: string, code = 'invalid') => listed(fieldError(detail,
 const err = (detail: string, code = 'invalid') => new Invalid(messages(detail, code));
 const isDict = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Config fields without a default, per type (the typed config serializers mirror the workflow inputs). */
-const REQUIRED_CONFIG: Record<string, string[]> = {
-  AwsS3: ['bucket_name', 'region', 'prefix'],
-  S3Compatible: ['bucket_name', 'region', 'prefix'],
-  S3: ['bucket_name', 'region', 'prefix'],
-  Snowflake: ['database', 'warehouse', 'schema'],
-  Postgres: ['database'],
-  Redshift: ['database'],
-  BigQuery: ['dataset_id'],
-  Databricks: ['http_path', 'catalog', 'schema', 'table_name'],
-  AzureBlob: ['container_name'],
-};
 
 /** The Integration kind each integration-backed type links, and its message when missing or wrong. */
 const INTEGRATED: Record<string, { kind: string; label: string; wrongKind: string; onCreateOnly?: true }> = {
@@ -63,7 +53,7 @@ const INTEGRATED: Record<string, { kind: string; label: string; wrongKind: strin
   },
 };
 
-const S3_FAMILY = ['S3', 'AwsS3', 'S3Compatible'];
+const S3_FAMILY = ['AwsS3', 'S3Compatible'];
 const S3_KIND: Record<string, string> = { AwsS3: 'aws-s3', S3Compatible: 's3-compatible' };
 /** S3_SUPPORTED_COMPRESSIONS, as PostHog's tests print it. */
 const S3_COMPRESSIONS: Record<string, string[]> = {
@@ -107,7 +97,7 @@ export function readDestination(ctx: WriteContext, value: unknown): Read {
   let type: string | undefined;
   if (value.type === undefined) {
     if (!ctx.partial) errors.type = messages('This field is required.', 'required');
-  } else if (typeof value.type === 'string' && (DESTINATION_TYPES as readonly string[]).includes(value.type))
+  } else if (typeof value.type === 'string' && (WRITABLE_TYPES as readonly string[]).includes(value.type))
     type = value.type;
   else errors.type = messages(`"${String(value.type)}" is not a valid choice.`, 'invalid_choice');
   if (value.config === undefined && !ctx.partial)
@@ -122,12 +112,11 @@ export function readDestination(ctx: WriteContext, value: unknown): Read {
   if (Object.keys(errors).length > 0) return new Invalid(errors);
   // validate() reads attrs["type"] and attrs["config"]: a partial destination without them is a KeyError.
   if (type === undefined || !isDict(value.config)) throw serverError();
-  const config = value.config;
-  const missing = ctx.partial ? undefined : (REQUIRED_CONFIG[type] ?? []).find((f) => !(f in config));
-  if (missing !== undefined)
-    return new Invalid({ non_field_errors: messages(`Configuration missing required field: '${missing}'`) });
-  const problem = validateDestination(ctx, type, config, integration);
-  if (problem !== null) return err(problem);
+  const config = { ...value.config };
+  const problem = configProblem(type, config, ctx.partial);
+  if (problem !== null) return new Invalid({ non_field_errors: messages(problem) });
+  const rule = validateDestination(ctx, type, config, integration);
+  if (rule !== null) return err(rule);
   return { type, config, integration: integration ?? null, integrationGiven: integration !== undefined };
 }
 
@@ -141,11 +130,6 @@ function validateDestination(
   const { instance } = ctx;
   if (instance !== null && type !== instance.destination.type)
     return `Cannot change destination type from '${instance.destination.type}' to '${type}'. Delete this batch export and create a new one with the new destination type.`;
-  // The legacy alias can no longer be created (test_create_s3.py pins only "deprecated", "AwsS3"
-  // and "S3Compatible" in the message; its exact words are not in the source we read). An
-  // existing S3 export stays patchable, as the S3 family below.
-  if (type === 'S3' && instance === null)
-    return "The 'S3' destination type is deprecated and can no longer be used. Use 'AwsS3' or 'S3Compatible' instead.";
   const merged = recursiveMerge(instance?.destination.config ?? {}, config);
   if (type === 'HTTP') {
     const url = merged.url;
@@ -162,8 +146,6 @@ function validateDestination(
       (k) => typeof config[k] === 'string' && (config[k] as string).trim() === '',
     );
     if (empty.length > 0) return `The following inputs are empty: [${empty.map((k) => `'${k}'`).join(', ')}]`;
-    // S3_DESTINATION_TO_INTEGRATION_KIND has no legacy `S3` key: a KeyError.
-    if (S3_KIND[type] === undefined) throw serverError();
     if (kindOf(kept) !== S3_KIND[type])
       return `Integration provided is not an AWS S3 integration (got kind='${kindOf(kept)}')`;
     const format = String(merged.file_format ?? 'JSONLines');

@@ -18,6 +18,8 @@ export const DESTINATION_TYPES = [
   'NoOp',
   'FileDownload',
 ] as const;
+/** The choices a write may name: migration 0010_alter_batchexportdestination_type@88c5eef dropped `S3`. */
+export const WRITABLE_TYPES = DESTINATION_TYPES.filter((type) => type !== 'S3');
 
 /** BatchExportDestination.secret_fields: removed from `config`, at any depth, on every answer. */
 export const SECRET_FIELDS: Record<string, readonly string[]> = {

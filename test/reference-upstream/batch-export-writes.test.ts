@@ -15,14 +15,7 @@ describe('batch export writes, posthog-2026 dialect', () => {
   beforeEach(() => upstream.reset());
 
   it('creates an export (201), with the defaults, and logs its creation', async () => {
-    const { status, body } = await rest(upstream, 'POST', EXPORTS, {
-      json: newS3({
-        destination: {
-          ...newS3().destination,
-          config: { ...newS3().destination.config, aws_secret_access_key: 'typed' },
-        },
-      }),
-    });
+    const { status, body } = await rest(upstream, 'POST', EXPORTS, { json: newS3() });
     expect(status).toBe(201);
     expect(Object.keys(body)).toEqual(EXPORT_FIELDS);
     expect(body).toMatchObject({
@@ -155,6 +148,7 @@ describe('batch export writes, posthog-2026 dialect', () => {
     expect(answer.body).toMatchObject({ type: 'validation_error', attr, detail });
   });
 
+  // The legacy type is no choice since migration 0010_alter_batchexportdestination_type@88c5eef.
   it('refuses the legacy S3 type, and asks for every required field', async () => {
     const legacy = await rest(upstream, 'POST', EXPORTS, {
       json: newS3({
@@ -165,8 +159,11 @@ describe('batch export writes, posthog-2026 dialect', () => {
         },
       }),
     });
-    expect([legacy.status, legacy.body.attr]).toEqual([400, 'destination']);
-    expect(legacy.body.detail).toMatch(/deprecated.*AwsS3.*S3Compatible/);
+    expect([legacy.status, legacy.body.attr, legacy.body.detail]).toEqual([
+      400,
+      'destination__type',
+      '"S3" is not a valid choice.',
+    ]);
     const empty = await rest(upstream, 'POST', EXPORTS, { json: {} });
     expect(empty.body).toEqual({
       type: 'validation_error',
@@ -193,7 +190,7 @@ describe('batch export writes, posthog-2026 dialect', () => {
       'HogQL batch exports are not enabled for this team.',
     ]);
     const workflows = await rest(upstream, 'POST', EXPORTS, {
-      json: newS3({ destination: { type: 'Workflows', config: {} } }),
+      json: newS3({ destination: { type: 'Workflows', config: { hog_function_id: 'f' } } }),
     });
     expect([workflows.status, workflows.body.detail]).toEqual([
       403,
@@ -265,16 +262,17 @@ describe('batch export writes, posthog-2026 dialect', () => {
     expect([put.status, put.body.attr, put.body.code]).toEqual([400, 'destination', 'required']);
   });
 
-  it('keeps a legacy S3 export patchable, its destination asking for an integration as the S3 family does', async () => {
+  it('keeps a legacy S3 export patchable but for its destination, whose type is no choice any more', async () => {
     const legacy = exportId(6);
     const renamed = await rest(upstream, 'PATCH', `${EXPORTS}${legacy}/`, { json: { name: 'Old S3' } });
     expect([renamed.status, renamed.body.name, renamed.body.destination.type]).toEqual([200, 'Old S3', 'S3']);
     const config = await rest(upstream, 'PATCH', `${EXPORTS}${legacy}/`, {
       json: { destination: { type: 'S3', config: { prefix: 'new/' } } },
     });
-    expect([config.status, config.body.detail]).toEqual([
+    expect([config.status, config.body.attr, config.body.detail]).toEqual([
       400,
-      'Integration is required for S3 batch exports',
+      'destination__type',
+      '"S3" is not a valid choice.',
     ]);
   });
 
