@@ -7,6 +7,7 @@ import { type ErrorTree, fieldError, hogValidationError } from './hog-errors.ts'
 import { requireHogFunction } from './hog-function-routes.ts';
 import type { HogFunction, HogFunctionLog } from './model.ts';
 import { limitOffsetPage } from './pagination.ts';
+import { relativeDateParse } from './relative-date.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
 
 const NOW = Date.parse('2026-11-25T00:00:00Z');
@@ -83,15 +84,15 @@ export function hogFunctionLogs(ctx: RouteContext): Reply {
 }
 
 const HOUR = 3_600_000;
-const UNIT_MILLIS: Record<string, number> = { h: HOUR, d: 24 * HOUR, w: 7 * 24 * HOUR };
 
-/** `-7d`, `-24h`, `-2w` or an ISO date-time, as epoch ms. */
+/**
+ * relative_date_parse_with_delta_mapping, as AppMetricsMixin calls it: an ISO date, else a relative
+ * `-<n><h|d|w|m|q|y|M|s>[Start|End]`, else now (epoch ms). The CharField (trimmed) refuses a blank value.
+ */
 function relativeOrIso(text: string, attr: string): number {
-  const relative = /^-(\d+)([hdw])$/.exec(text);
-  if (relative) return NOW - Number(relative[1]) * UNIT_MILLIS[relative[2]!]!;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) throw hogValidationError({ [attr]: [fieldError('Invalid date.')] });
-  return at;
+  if (text.trim() === '')
+    throw hogValidationError({ [attr]: [fieldError('This field may not be blank.', 'blank')] });
+  return Math.floor(relativeDateParse(text.trim(), NOW * 1000) / 1000);
 }
 
 /** AppMetricsRequestSerializer's choices, checked as DRF does. */
