@@ -155,14 +155,11 @@ export function updateHogFunction(ctx: RouteContext, partial: boolean): Reply {
     recordRevision(fn, before, key.userId, now);
   }
   fn.updatedAtMicros = now;
-  // The activity log_activity_from_viewset names a soft delete is unverified: this upstream's own
-  // `deleted` (no changes) is kept for it.
-  if (fn.deleted && !before.deleted) logHogActivity(store, key.userId, fn, 'deleted', null, now);
-  else {
-    const changes = hogChanges(before, fn, store.leakSecrets);
-    // log_activity drops an `updated` entry without changes.
-    if (changes.length > 0) logHogActivity(store, key.userId, fn, 'updated', changes, now);
-  }
+  // perform_update (hog_function.py@0019077) logs with `activity=None` and the row before, a soft
+  // delete or restore included: an `updated` entry whose changes name `deleted`.
+  const changes = hogChanges(before, fn, store.leakSecrets);
+  // log_activity drops an `updated` entry without changes.
+  if (changes.length > 0) logHogActivity(store, key.userId, fn, 'updated', changes, now);
   return ok(serializeHogFunction(store, fn, viewOf(store, true)));
 }
 

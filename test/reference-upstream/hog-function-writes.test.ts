@@ -200,7 +200,7 @@ describe('hog function writes, posthog-2026 dialect', () => {
     expect((await patch(webhook, { deleted: true })).status).toBe(200);
     expect((await rest(upstream, 'GET', `${FUNCTIONS}${webhook}/`)).status).toBe(404);
     const deleted = await latest(webhook);
-    expect([deleted.activity, deleted.detail.changes]).toEqual(['deleted', null]);
+    expect([deleted.activity, deleted.detail.changes[0].field]).toEqual(['updated', 'deleted']);
     expect((await patch(webhook, { deleted: false })).status).toBe(200);
     expect((await rest(upstream, 'GET', `${FUNCTIONS}${webhook}/`)).status).toBe(200);
   });
