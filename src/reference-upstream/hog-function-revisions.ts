@@ -2,12 +2,17 @@
 // HogFunctionViewSet._record_revision, revisions, revision_detail): a live config change bumps
 // `version` and stores a snapshot of the config (hog, inputs_schema, inputs without secrets,
 // filters, mappings, masking); the first tracked change also snapshots the version before it,
-// with no author. Restoring one stages a draft, which this upstream does not model.
+// with no author. Restoring one (restore_revision) stages it as the draft, never the live config.
 import { notFound } from './api-error.ts';
 import { formatTimestamp } from './dialect.ts';
-import { requireHogFunction } from './hog-function-routes.ts';
-import { userBasic } from './hog-function-view.ts';
+import { hogValidationError } from './hog-errors.ts';
+import { draftExists } from './hog-function-conflicts.ts';
+import { draftChanges, writeDraft } from './hog-function-draft-state.ts';
+import { readBoolean } from './hog-function-fields.ts';
+import { requireHogFunction, viewOf } from './hog-function-routes.ts';
+import { serializeHogFunction, userBasic } from './hog-function-view.ts';
 import { plainInputs } from './hog-function-write.ts';
+import { logHogActivity } from './hog-seed.ts';
 import type { HogFunction, HogFunctionRevision } from './model.ts';
 import { limitOffsetPage } from './pagination.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
@@ -57,4 +62,23 @@ export function retrieveHogFunctionRevision(ctx: RouteContext): Reply {
   const revision = fn.revisions?.find((r) => r.version === Number(ctx.params.version));
   if (!revision) throw notFound('No such revision for this function.');
   return ok({ ...basic(ctx.store, revision), content: revision.content });
+}
+
+// products/cdp/backend/api/hog_function.py, HogFunctionViewSet.restore_revision: the revision's
+// content becomes the draft (its secrets re-attach from the live ones on publish, so the draft
+// stages none); over a staged draft only with overwrite=true, else 409 draft_exists.
+export function restoreHogFunctionRevision(ctx: RouteContext): Reply {
+  const { store, key } = ctx;
+  const given = ctx.body.data.overwrite;
+  const overwrite = given === undefined ? false : readBoolean(given);
+  if (typeof overwrite !== 'boolean') throw hogValidationError({ overwrite: [overwrite] });
+  const fn = requireHogFunction(ctx);
+  const revision = fn.revisions?.find((r) => r.version === Number(ctx.params.version));
+  if (!revision) throw notFound('No such revision for this function.');
+  if (fn.draft && !overwrite) throw draftExists();
+  const now = store.nowMicros();
+  const before = writeDraft(fn, revision.content, null, now);
+  const changes = draftChanges(before, fn.draft ?? null, store.leakSecrets);
+  logHogActivity(store, key.userId, fn, 'revision_restored', changes, now);
+  return ok(serializeHogFunction(store, fn, viewOf(store, true)));
 }

@@ -8,6 +8,7 @@ import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
 import { hogValidationError, viewValidationError } from './hog-errors.ts';
 import { hogChanges, hogSnapshot } from './hog-function-changes.ts';
 import { recordRevision } from './hog-function-revisions.ts';
+import { guardHogFunctionUpdate } from './hog-function-update-guards.ts';
 import { type HogView, serializeHogFunction } from './hog-function-view.ts';
 import { validateHogWrite } from './hog-function-write.ts';
 import { isDict, truthy } from './hog-inputs.ts';
@@ -128,6 +129,7 @@ export function updateHogFunction(ctx: RouteContext, partial: boolean): Reply {
   const outcome = validateHogWrite(data, { store, projectId: project.id, instance: fn, isCreate: false });
   if ('errors' in outcome) throw hogValidationError(outcome.errors);
   const { fields } = outcome;
+  guardHogFunctionUpdate(fn, data, fields.enabled);
   const before = hogSnapshot(fn);
   if (
     ORDERED_TYPES.includes(fn.type) &&

@@ -3,6 +3,7 @@
 // in Meta.fields order) for a retrieve, a write or `?full=true`. A secret input reads
 // {"secret": true} (to_representation); `search_match_type` only on a list filtered by `search`.
 import { formatTimestamp } from './dialect.ts';
+import { draftRepresentation, draftUpdatedAt } from './hog-function-draft-state.ts';
 import { serializeTemplate } from './hog-function-template-routes.ts';
 import { inputRepresentation, TYPES_WITH_JAVASCRIPT_SOURCE } from './hog-inputs.ts';
 import { HOG_TEMPLATES } from './hog-seed.ts';
@@ -149,8 +150,8 @@ export function serializeHogFunction(store: Store, fn: HogFunction, view: HogVie
     batch_export_id: null,
     search_match_type: view.searchMatch,
     version: fn.version,
-    draft: null,
-    draft_updated_at: null,
+    draft: draftRepresentation(fn, view.leakSecrets),
+    draft_updated_at: draftUpdatedAt(fn),
   };
   const fields = view.full ? FULL_FIELDS : MINIMAL_FIELDS;
   return Object.fromEntries(

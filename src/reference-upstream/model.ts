@@ -169,6 +169,17 @@ export interface HogFunction {
   version: number;
   /** HogFunctionRevision rows, oldest first: one per live config change (see hog-function-revisions.ts). */
   revisions?: HogFunctionRevision[];
+  /** The config staged for review (draft, draft_updated_at, draft_encrypted_inputs); none when absent or null. */
+  draft?: HogFunctionDraft | null;
+}
+
+/** A staged draft (see hog-function-draft-state.ts). */
+export interface HogFunctionDraft {
+  /** A full snapshot of the config fields: hog, inputs_schema, inputs (no secrets), filters, mappings, masking. */
+  content: Record<string, unknown>;
+  updatedAtMicros: number;
+  /** The draft's own secret inputs (draft_encrypted_inputs); null when it stages none. */
+  secrets: Record<string, HogInput> | null;
 }
 
 export interface HogFunctionRevision {

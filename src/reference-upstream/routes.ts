@@ -20,7 +20,11 @@ import { ALL_DIALECTS, type Dialect } from './dialect.ts';
 import { discardHogFunctionDraft, maskedSecrets, publishHogFunction } from './hog-function-drafts.ts';
 import { invokeHogFunction } from './hog-function-invocations.ts';
 import { listHogFunctions } from './hog-function-list.ts';
-import { listHogFunctionRevisions, retrieveHogFunctionRevision } from './hog-function-revisions.ts';
+import {
+  listHogFunctionRevisions,
+  restoreHogFunctionRevision,
+  retrieveHogFunctionRevision,
+} from './hog-function-revisions.ts';
 import {
   createHogFunction,
   rearrangeHogFunctions,
@@ -84,6 +88,10 @@ const HOG_FUNCTION_ROUTES: Route[] = [
   {
     pattern: route(`${HOG_FUNCTION}/revisions/(?<version>\\d+)`),
     methods: { GET: hogRead(retrieveHogFunctionRevision) },
+  },
+  {
+    pattern: route(`${HOG_FUNCTION}/revisions/(?<version>\\d+)/restore`),
+    methods: { POST: hogWrite(restoreHogFunctionRevision) },
   },
   {
     pattern: route(HOG_FUNCTION),
