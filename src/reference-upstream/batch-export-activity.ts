@@ -50,7 +50,9 @@ const COMPARED: [string, (e: BatchExport) => unknown][] = [
   ['name', (e) => e.name],
   ['model', (e) => e.model],
   ['interval', (e) => e.interval],
-  ['paused', (e) => e.paused],
+  // field_name_overrides (posthog/models/activity_logging/activity_log.py@7c88b78) shows `paused`
+  // as `enabled`; the values stay the raw `paused` booleans.
+  ['enabled', (e) => e.paused],
   ['deleted', (e) => e.deleted],
   ['last_paused_at', (e) => (e.lastPausedAtMicros === null ? null : formatTimestamp(e.lastPausedAtMicros))],
   ['start_at', (e) => (e.startAtMicros === null ? null : formatTimestamp(e.startAtMicros))],

@@ -115,8 +115,11 @@ export function updateBatchExport(ctx: RouteContext, partial: boolean): Reply {
 export function deleteBatchExport(ctx: RouteContext): Reply {
   const { store, key } = ctx;
   const exp = requireExport(ctx);
-  const before = { ...exp };
   const now = store.nowMicros();
+  // delete_batch_export (products/batch_exports/backend/service.py@02b1f51) pauses a running export
+  // first, through pause_batch_export and its own save (and entry), then saves the soft delete.
+  pauseExport(store, key.userId, exp, now);
+  const before = { ...exp };
   exp.deleted = true;
   exp.lastUpdatedAtMicros = now;
   // Its running backfills are cancelled too (tests/api/test_delete.py, test_delete_batch_export_cancels_backfills).
@@ -136,17 +139,18 @@ export function deleteBatchExport(ctx: RouteContext): Reply {
 // products/batch_exports/backend/presentation/views/batch_export/exports.py, BatchExportViewSet.pause (service.pause_batch_export)
 export function pauseBatchExport(ctx: RouteContext): Reply {
   const { store, key } = ctx;
-  const exp = requireExport(ctx);
-  // An export already paused is left alone (and logs nothing).
-  if (!exp.paused) {
-    const before = { ...exp };
-    const now = store.nowMicros();
-    exp.paused = true;
-    exp.lastPausedAtMicros = now;
-    exp.lastUpdatedAtMicros = now;
-    logBatchExportActivity(store, key.userId, exp, 'updated', batchExportChanges(before, exp), now);
-  }
+  pauseExport(store, key.userId, requireExport(ctx), store.nowMicros());
   return ok({ paused: true });
+}
+
+/** service.pause_batch_export: an export already paused is left alone (and logs nothing). */
+function pauseExport(store: Store, userId: number | null, exp: BatchExport, now: number): void {
+  if (exp.paused) return;
+  const before = { ...exp };
+  exp.paused = true;
+  exp.lastPausedAtMicros = now;
+  exp.lastUpdatedAtMicros = now;
+  logBatchExportActivity(store, userId, exp, 'updated', batchExportChanges(before, exp), now);
 }
 
 // products/batch_exports/backend/presentation/views/batch_export/exports.py, BatchExportViewSet.unpause (service.unpause_batch_export)

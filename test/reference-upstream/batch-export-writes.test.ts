@@ -303,7 +303,7 @@ describe('batch export writes, posthog-2026 dialect', () => {
     const fields = (upstream.store.activity.at(-1)!.detail as { changes: { field: string }[] }).changes.map(
       (c) => c.field,
     );
-    expect(fields).toEqual(['paused', 'last_paused_at']);
+    expect(fields).toEqual(['enabled', 'last_paused_at']);
     const bad = await rest(upstream, 'POST', `${EXPORTS}${S3}/unpause/`, { json: { backfill: 'maybe' } });
     expect([bad.status, bad.body.attr, bad.body.detail]).toEqual([
       400,
