@@ -21,7 +21,6 @@ import { UpstreamClient } from './upstream/client.ts';
 import { KeyBudget } from './upstream/key-budget.ts';
 import { KeyStandingHere, type RememberedStandings } from './upstream/key-standing.ts';
 import { PATHS } from './upstream/paths.ts';
-import { capRetryAfter } from './upstream/retry-after.ts';
 import { attachGraphQLWebSocket } from './websocket.ts';
 
 export interface GatewayOptions {
@@ -85,7 +84,6 @@ export async function startGateway(
   const shared = await connectSharedState(config.redis, config.live.maxSubscriptionsPerKey);
   // Workers without a Redis to count together each keep to their share of a key's budget.
   const budget = new KeyBudget(config.budget, options.clusterWorker && !config.redis ? config.workers : 1);
-  capRetryAfter(config.upstream.maxRetryAfterMs);
   // What PostHog said of each key lately: shared through Redis when there is one.
   const standingHere = new KeyStandingHere(config.keyStanding);
   const standing = shared ? new SharedKeyStanding(shared.redis, standingHere) : standingHere;

@@ -2,7 +2,8 @@
 // - at most `maxPerPeer` sockets from one peer address (the upgrade is refused with 429 past it);
 // - `connection_init` must carry a `Bearer` key (in its payload, or the upgrade's Authorization
 //   header), else the socket is closed 4401 with the message an HTTP request without one gets;
-// - at most `maxPerKey` sockets of one key (its hash), else closed 4429;
+// - at most `maxPerKey` sockets of one key (its hash), else closed 1008 (policy violation; graphql-ws
+//   keeps 4400-4499 for its own codes);
 // - a socket with no operation running for `idleMs` is closed 1000: a client opens one again when
 //   it has something to run (graphql-ws's clients do, lazily, by default).
 import type { WebSocket } from 'ws';
@@ -20,7 +21,7 @@ export interface SocketLimits {
 
 /** graphql-ws's own code for a refused connection_init (CloseCode.Unauthorized). */
 export const CLOSE_UNAUTHORIZED = 4401;
-export const CLOSE_TOO_MANY = 4429;
+export const CLOSE_TOO_MANY = 1008;
 
 /** One count per name, none kept at zero. */
 class Counts<K> {
@@ -47,8 +48,12 @@ export class SocketAdmission {
 
   constructor(readonly limits: SocketLimits) {}
 
-  /** At the upgrade: whether `peer` may open one more; the function returned gives it back. */
-  admitPeer(peer: string): (() => void) | null {
+  /**
+   * At the upgrade: whether `address` may open one more; the function returned gives it back. An
+   * IPv6 peer is its /64, which one host commonly holds whole.
+   */
+  admitPeer(address: string): (() => void) | null {
+    const peer = peerOf(address);
     if (!this.peers.take(peer, this.limits.maxPerPeer)) return null;
     return once(() => this.peers.give(peer));
   }
@@ -89,6 +94,18 @@ export class SocketAdmission {
     arm(0);
     return arm;
   }
+}
+
+/** An IPv4 address as it is; an IPv6 one as its first four groups (its /64). */
+function peerOf(address: string): string {
+  if (!address.includes(':') || address.startsWith('::ffff:')) return address;
+  const [head = '', tail = ''] = address.split('::');
+  const groups = head.split(':').filter(Boolean);
+  const fill = 8 - groups.length - tail.split(':').filter(Boolean).length;
+  const full = address.includes('::')
+    ? [...groups, ...Array(Math.max(0, fill)).fill('0'), ...tail.split(':').filter(Boolean)]
+    : groups;
+  return `${full.slice(0, 4).join(':')}::/64`;
 }
 
 function once(run: () => void): () => void {

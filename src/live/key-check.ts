@@ -1,9 +1,10 @@
 // Live work holds a slot only for a key PostHog has accepted. A key not accepted lately
 // (upstream/key-standing.ts) is checked first with one cheap call, GET /api/projects/@current/,
 // whatever the operation would read (`query @live { __typename }` reads nothing, and would
-// otherwise hold its slot forever): any answer but 401 shows PostHog knows the key (a 403 is a
-// scope the key lacks, not a key PostHog does not know); a 401 refuses the live work, and the
-// key is remembered as refused. Checks of one key are one call; checks under way at once, all
+// otherwise hold its slot forever): a 2xx, 402, 403 or 404 shows PostHog knows the key (a 403 is
+// a scope the key lacks, not a key PostHog does not know); a 401 refuses the live work, and the
+// key is remembered as refused; a transient failure (a timeout, a 5xx, a 429) refuses it too, with
+// that error, since nothing shows the key is real yet. Checks of one key are one call; checks under way at once, all
 // keys together, are bounded (MAX_UNVERIFIED_CHECKS), so keys nobody issued cannot queue calls
 // without bound.
 import { GraphQLError } from 'graphql';
@@ -13,7 +14,7 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import { PATHS } from '../upstream/paths.ts';
 import { RequestSignal } from '../upstream/request-signal.ts';
 
-/** What an answer other than 401 (or a failure to answer) says: PostHog knows the key. */
+/** The refusals that still show PostHog knows the key. */
 const KNOWN_CODES: ReadonlySet<unknown> = new Set(['FORBIDDEN', 'NOT_FOUND', 'PAYMENT_REQUIRED']);
 
 const tooManyChecks = (max: number) =>

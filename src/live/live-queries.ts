@@ -94,8 +94,10 @@ function liveStream(
   return new Repeater(async (push, stop) => {
     const stopClose = live.onClose(() => stop());
     let last = '';
-    /** A fresh answer was asked for (a subscriber joined): pushed even if unchanged. */
-    let fresh = false;
+    /** Rounds started so far; a fresh answer asked for after round N is the answer of a later one. */
+    let rounds = 0;
+    /** A newcomer asked for a fresh answer after this round began: a later round's is pushed even if unchanged. */
+    let freshAfter: number | null = null;
     let read: Resource[] = [];
     let running: Promise<void> | null = null;
     let again = false;
@@ -104,12 +106,14 @@ function liveStream(
     let ended = false;
 
     const rerun = async (first: boolean) => {
+      const round = ++rounds;
       if (!first) context.renew();
       const result = await run();
       const text = JSON.stringify(result);
       read = resourcesRead(context);
+      const fresh = freshAfter !== null && round > freshAfter;
       if (text !== last || fresh) {
-        fresh = false;
+        if (fresh) freshAfter = null;
         last = text;
         // Not awaited: push resolves only when the client reads, and a slow reader must not
         // hold back the next round (the Repeater buffers what it has not read).
@@ -144,7 +148,7 @@ function liveStream(
     };
     const wake = () => round(false);
     (args.contextValue as RelayContext).liveRefresh?.runWith(() => {
-      fresh = true;
+      freshAfter ??= rounds;
       schedule(0);
     });
     const stopWake = live.wake.listen(key, (written) => {

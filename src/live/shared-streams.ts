@@ -69,7 +69,8 @@ export class SharedStream {
   }
 
   remove(subscriber: Subscriber): void {
-    this.awaitingFresh.delete(subscriber);
+    // The last answer's text is kept only while a newcomer waits: later answers would outdate it.
+    if (this.awaitingFresh.delete(subscriber) && this.awaitingFresh.size === 0) this.lastText = null;
     if (!this.subscribers.delete(subscriber) || this.subscribers.size > 0) return;
     this.end();
     // Stops the poller or the re-runs behind it (a source still starting is stopped in run()).
@@ -118,6 +119,9 @@ export class SharedStream {
   private end(): void {
     if (this.ended) return;
     this.ended = true;
+    // Newcomers still waiting for a fresh answer hear the last one: it ended the stream.
+    if (this.last) for (const subscriber of this.awaitingFresh) subscriber.deliver(this.last);
+    this.awaitingFresh.clear();
     this.last = null;
     this.options.onEnd?.();
     for (const subscriber of this.subscribers) subscriber.finish();

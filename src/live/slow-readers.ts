@@ -68,6 +68,7 @@ export function watchReadingPace(
   const { watched } = sweep;
   watched.set(socket, { slow, waiting: socket.writableLength, taken: takenOf(socket) });
   const unwatch = () => {
+    socket.off('close', unwatch);
     watched.delete(socket);
     if (watched.size > 0 || sweeps.get(intervalMs)?.watched !== watched) return;
     clearInterval(sweeps.get(intervalMs)!.timer);

@@ -3,8 +3,8 @@
 // far, whichever is longer. A Redis slow to answer thus shows (`slow`, past REDIS_SLOW_MS) while
 // it is still short of being lost (SILENT_REDIS_MS unanswered), not only once it is.
 export class RedisLatency {
-  /** When each command timed and not yet answered was sent. */
-  private readonly pending = new Set<number>();
+  /** When each command timed and not yet answered was sent (one entry per command). */
+  private readonly pending = new Map<symbol, number>();
   private lastMs = 0;
 
   constructor(private readonly slowMs: number) {}
@@ -12,9 +12,10 @@ export class RedisLatency {
   /** Times `command`'s round trip; its outcome passes through unchanged. */
   time<T>(command: Promise<T>): Promise<T> {
     const sentAt = Date.now();
-    this.pending.add(sentAt);
+    const token = Symbol();
+    this.pending.set(token, sentAt);
     const settled = () => {
-      this.pending.delete(sentAt);
+      this.pending.delete(token);
       this.lastMs = Date.now() - sentAt;
     };
     return command.finally(settled);
@@ -29,7 +30,7 @@ export class RedisLatency {
   get latencyMs(): number {
     const now = Date.now();
     let latency = this.lastMs;
-    for (const sentAt of this.pending) latency = Math.max(latency, now - sentAt);
+    for (const sentAt of this.pending.values()) latency = Math.max(latency, now - sentAt);
     return latency;
   }
 

@@ -5,6 +5,7 @@ import type { GraphQLError } from 'graphql';
 import { malformedUpstreamBody, upstreamTimeout } from '../errors/codes.ts';
 import { decodeUtf8 } from './answer-body.ts';
 import type { CallerOptions, UpstreamCall, UpstreamResponse } from './call.ts';
+import { CLIENT_HEADER, GATEWAY_CLIENT, isWrite } from './client-name.ts';
 import type { UpstreamConnections } from './connections.ts';
 import {
   mayHaveReachedUpstream,
@@ -31,6 +32,8 @@ export interface AttemptSettings {
   bodyTimeoutMs: number;
   /** A larger answer is refused as malformed (UPSTREAM_UNAVAILABLE), as soon as it is seen. */
   maxResponseBytes: number;
+  /** The longest wait a 429's Retry-After may ask (MAX_RETRY_AFTER_MS). */
+  maxRetryAfterMs?: number;
 }
 
 export class AttemptFailure {
@@ -77,6 +80,7 @@ function headersFor(call: UpstreamCall, caller: CallerOptions, observed?: Record
     'user-agent': USER_AGENT,
   };
   if (caller.requestId) headers['x-request-id'] = caller.requestId;
+  if (isWrite(call.method)) headers[CLIENT_HEADER] = GATEWAY_CLIENT;
   let body: string | undefined;
   if (call.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -132,6 +136,7 @@ export async function attempt(
         decodeUtf8(chunks),
         response.headers['retry-after'],
         caller,
+        settings.maxRetryAfterMs,
       );
       errorCode = failure.error.extensions.code as string;
       return failure;
@@ -147,7 +152,14 @@ export async function attempt(
         : status !== null && status >= 400
           ? // An error's head came, and its body was cut: the head says what the answer was (a
             // 429's Retry-After is waited out, a 4xx is not asked again).
-            statusFailure(call, status, '', exchange!.headers['retry-after'], caller)
+            statusFailure(
+              call,
+              status,
+              '',
+              exchange!.headers['retry-after'],
+              caller,
+              settings.maxRetryAfterMs,
+            )
           : transportFailure(call, caller, error);
     errorCode = failure.error.extensions.code as string;
     return failure;
@@ -176,6 +188,7 @@ function statusFailure(
   text: string,
   retryAfterHeader: string | string[] | undefined,
   caller: CallerOptions,
+  maxRetryAfterMs: number | undefined,
 ): AttemptFailure {
   let parsed: unknown = null;
   try {
@@ -183,7 +196,7 @@ function statusFailure(
   } catch {
     parsed = null;
   }
-  const retryAfter = retryAfterSeconds(retryAfterHeader);
+  const retryAfter = retryAfterSeconds(retryAfterHeader, maxRetryAfterMs);
   const error = upstreamStatusError(call, status, parsed, retryAfter);
   // A 4xx write was refused; after a 5xx nobody can say what the upstream did.
   if (!isRetryableMethod(call.method))

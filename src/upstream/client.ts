@@ -42,6 +42,8 @@ export interface UpstreamClientOptions {
   ca: string | null;
   /** A larger answer is refused as malformed (UPSTREAM_UNAVAILABLE), as soon as it is seen. */
   maxResponseBytes: number;
+  /** The longest wait a 429's Retry-After may ask (MAX_RETRY_AFTER_MS); 5 minutes when not given. */
+  maxRetryAfterMs?: number;
   /** Each key's upstream budget (key-budget.ts); null or off: none. */
   budget?: KeyBudget | null;
   /** Calls in flight at once of keys not accepted lately; null: maxInFlight / 8 (at least 1). */
@@ -75,8 +77,9 @@ export class UpstreamClient {
     const share = Math.min(maxInFlight, unverifiedMaxInFlight ?? Math.max(1, Math.floor(maxInFlight / 8)));
     const isAccepted = (key: KeyHash) => standing.standingHere(key) === 'accepted';
     this.slots = new CallSlots(this.gate, new OldestFirstGate(share), isAccepted);
-    const { headersTimeoutMs, bodyTimeoutMs, maxResponseBytes } = options;
-    this.settings = { connections: this.connections, headersTimeoutMs, bodyTimeoutMs, maxResponseBytes };
+    const { headersTimeoutMs, bodyTimeoutMs, maxResponseBytes, maxRetryAfterMs } = options;
+    const connections = this.connections;
+    this.settings = { connections, headersTimeoutMs, bodyTimeoutMs, maxResponseBytes, maxRetryAfterMs };
   }
 
   /** Calls for one round of a GraphQL request's work; its calls go before those of later ones. */

@@ -169,7 +169,8 @@ export class KeyBudget {
         // Aborted while Redis was asked: nothing is counted, and nothing will be sent.
         signal.aborted
           ? undefined
-          : granted === null && !this.source?.healthy
+          : // null: Redis answered with an error (or is lost): counted alone, reported back later.
+            granted === null
             ? this.admitAlone(key, state, deadline, signal)
             : granted
               ? this.admit(key, deadline, signal)

@@ -8,12 +8,6 @@
 /** MAX_RETRY_AFTER_MS's default: a few minutes. */
 export const DEFAULT_MAX_RETRY_AFTER_MS = 300_000;
 const MIN_SECONDS = 1;
-let maxSeconds = DEFAULT_MAX_RETRY_AFTER_MS / 1000;
-
-/** MAX_RETRY_AFTER_MS, set once as the gateway starts: the longest wait a Retry-After can ask. */
-export function capRetryAfter(maxMs: number): void {
-  maxSeconds = Math.max(MIN_SECONDS, Math.floor(maxMs / 1000));
-}
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
@@ -47,8 +41,15 @@ export function parseHttpDate(text: string): number | null {
   return null;
 }
 
-/** A Retry-After header as whole seconds to wait, within 1 s and the cap; null when it says none. */
-export function retryAfterSeconds(value: string | string[] | undefined): number | null {
+/**
+ * A Retry-After header as whole seconds to wait, within 1 s and `maxMs` (MAX_RETRY_AFTER_MS); null
+ * when it says none.
+ */
+export function retryAfterSeconds(
+  value: string | string[] | undefined,
+  maxMs = DEFAULT_MAX_RETRY_AFTER_MS,
+): number | null {
+  const maxSeconds = Math.max(MIN_SECONDS, Math.floor(maxMs / 1000));
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!text) return null;
   const at = /^\d+$/.test(text) ? null : parseHttpDate(text);

@@ -119,7 +119,7 @@ describe('a WebSocket', () => {
     await client.dispose();
   });
 
-  it('of a key past MAX_SOCKETS_PER_KEY is closed 4429; a peer past MAX_SOCKETS_PER_PEER is refused 429', async () => {
+  it('of a key past MAX_SOCKETS_PER_KEY is closed 1008; a peer past MAX_SOCKETS_PER_PEER is refused 429', async () => {
     const held = [
       await initWith({ Authorization: 'Bearer phx_caps' }),
       await initWith({ Authorization: 'Bearer phx_caps' }),
@@ -127,7 +127,7 @@ describe('a WebSocket', () => {
     for (const { acknowledged } of held) expect(await acknowledged).toBe(true);
     // However the key is spelt, it is one key.
     const third = await initWith({ Authorization: 'bearer   phx_caps' });
-    expect((await third.closed)[0]).toBe(4429);
+    expect((await third.closed)[0]).toBe(1008);
     const other = [
       await initWith({ Authorization: 'Bearer phx_other' }),
       await initWith({ Authorization: 'Bearer phx_other' }),
