@@ -2,18 +2,32 @@
 // the key may read and reports the kind it may not as an error with the connection's path and
 // the `kind` (GraphQL lets a field answer or fail, not both, so the resolver records the error on
 // the context and this plugin adds it to the answer's `errors`). In an incremental or live
-// answer, each payload carries those recorded since the last.
+// answer, each payload carries those recorded since the last. Warnings (answer-warnings.ts) go
+// to the answer's `extensions.warnings` the same way.
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { type AnswerWarning, takeWarnings } from './answer-warnings.ts';
 
 interface WithPartialErrors {
   partialErrors?: GraphQLError[];
 }
 
-function withPending(result: ExecutionResult, pending: GraphQLError[] | undefined): ExecutionResult | null {
-  if (!pending?.length) return null;
-  const added = pending.splice(0);
-  return { ...result, errors: [...(result.errors ?? []), ...added] };
+function withPending(
+  result: ExecutionResult,
+  pending: GraphQLError[] | undefined,
+  context: object,
+): ExecutionResult | null {
+  const warnings = takeWarnings(context);
+  if (!pending?.length && warnings.length === 0) return null;
+  const added = pending?.splice(0) ?? [];
+  const changed: ExecutionResult = added.length
+    ? { ...result, errors: [...(result.errors ?? []), ...added] }
+    : { ...result };
+  if (warnings.length) {
+    const before = (result.extensions?.warnings as AnswerWarning[] | undefined) ?? [];
+    changed.extensions = { ...result.extensions, warnings: [...before, ...warnings] };
+  }
+  return changed;
 }
 
 export function usePartialErrors(): Plugin {
@@ -26,12 +40,12 @@ export function usePartialErrors(): Plugin {
             return {
               onNext({ result: next, setResult: setNext }) {
                 // The context's list is renewed for each round of live work: read it each time.
-                const changed = withPending(next as ExecutionResult, context.partialErrors);
+                const changed = withPending(next as ExecutionResult, context.partialErrors, context);
                 if (changed) setNext(changed);
               },
             };
           }
-          const changed = withPending(result as ExecutionResult, context.partialErrors);
+          const changed = withPending(result as ExecutionResult, context.partialErrors, context);
           if (changed) setResult(changed);
           return undefined;
         },

@@ -1,6 +1,6 @@
 // What a user calls a project's destinations, whichever way PostHog keeps them: the hog functions
 // of the destination kinds, the legacy plugin configs that no enabled `legacy_destination`
-// supersedes (same template: `plugin-<repository>`, PR #97648), and the batch exports (but for
+// supersedes (same template, `plugin-<plugin id>` as PostHog's migration forms it; PR #97648), and the batch exports (but for
 // PostHog's internal Workflows type), merged in that order into one list that pages correctly
 // across kinds (PostHog's own UI could not: issue #42031). A page reads what it covers: each
 // kind's first page says its count, and a window reads only the pages it reaches
@@ -86,9 +86,22 @@ function merged(reads: KindRead[]): DestinationWindow {
   };
 }
 
-/** A legacy plugin's template id, from its repository URL. */
-const templateOfPlugin = (url: unknown) =>
-  typeof url === 'string' && url !== '' ? `plugin-${url.replace(/\/+$/, '').split('/').pop()}` : null;
+/** PLUGIN_ID_OVERRIDES: plugins whose bundled template is named otherwise than their URL. */
+const PLUGIN_ID_OVERRIDES: Record<string, string> = {
+  'semver-flattener': 'semver-flattener-plugin',
+  'user-agent': 'user-agent-plugin',
+};
+
+/**
+ * A legacy plugin's template id, from its URL, as PostHog's migration forms it
+ * (posthog/cdp/legacy_destination_migration.py@7cc81e8, `plugin_id_from_url`): the URL less
+ * `inline://` and `https://github.com/PostHog/`, then the overrides. A plugin without a URL has none.
+ */
+export function templateOfPlugin(url: unknown): string | null {
+  if (typeof url !== 'string' || url === '') return null;
+  const id = url.replaceAll('inline://', '').replaceAll('https://github.com/PostHog/', '');
+  return `plugin-${PLUGIN_ID_OVERRIDES[id] ?? id}`;
+}
 
 export class Destinations {
   private readonly read = new Map<string, Promise<DestinationWindow>>();
@@ -179,7 +192,9 @@ export class Destinations {
               filters: { types: ['legacy_destination'], enabled: true },
             }),
           ).catch((error) => {
-            if (isUnsupported(error)) return [];
+            // A key that may not read hog functions is told so at that kind; its configs are listed
+            // as PostHog's config list answers them (what supersedes them is not the key's to read).
+            if (isUnsupported(error) || isRefusal(error)) return [];
             throw error;
           });
     return new Set(

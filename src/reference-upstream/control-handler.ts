@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ParsedBody, readBody } from './body.ts';
 import type { FaultRule } from './faults.ts';
+import { setCohort } from './hog-filter-compile.ts';
 import { handleDraftControl } from './hog-function-draft-edit.ts';
 import { send } from './send.ts';
 import type { UpstreamState } from './state.ts';
@@ -46,6 +47,8 @@ export async function handleControl(
       return send(res, { status: 200, json: { perMinute: state.throttle.perMinute } });
     case 'POST /__control/hog-function-draft':
       return handleDraftControl(state, data, res);
+    case 'PUT /__control/cohorts':
+      return send(res, setCohort(state.store, data));
     case 'POST /__control/reset':
       reset();
       return send(res, { status: 204 });

@@ -5,7 +5,7 @@ import { type ErrorTree, type FieldError, fieldError, listed, pyType } from './h
 import { type InputErrors, isDict, templateBytecode, validateInputs } from './hog-inputs.ts';
 import type { HogInput, HogInputSchema } from './model.ts';
 
-/** HogFunctionType's choices, with PR #97409's `legacy_destination` (refused on create). */
+/** HogFunctionType's choices (model@cf2dead), `legacy_destination` among them. */
 export const HOG_FUNCTION_TYPES = [
   'destination',
   'site_destination',

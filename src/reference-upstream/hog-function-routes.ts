@@ -6,6 +6,7 @@
 import { notFound, permissionDenied, serverError } from './api-error.ts';
 import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
 import { hogValidationError, viewValidationError } from './hog-errors.ts';
+import { compileOnSave } from './hog-filter-compile.ts';
 import { hogChanges, hogSnapshot } from './hog-function-changes.ts';
 import { recordRevision } from './hog-function-revisions.ts';
 import { guardHogFunctionUpdate } from './hog-function-update-guards.ts';
@@ -104,6 +105,7 @@ export function createHogFunction(ctx: RouteContext): Reply {
   };
   if (ORDERED_TYPES.includes(fn.type) && fn.executionOrder === null)
     fn.executionOrder = nextExecutionOrder(store, project.id, fn.type);
+  compileOnSave(store, fn, true);
   store.hogFunctions.set(fn.id, fn);
   logHogActivity(store, key.userId, fn, 'created', null, now);
   return ok(serializeHogFunction(store, fn, viewOf(store, true)), 201);
@@ -149,6 +151,7 @@ export function updateHogFunction(ctx: RouteContext, partial: boolean): Reply {
   if (fields.mappings !== undefined) fn.mappings = fields.mappings;
   if (fields.iconUrl !== undefined) fn.iconUrl = fields.iconUrl;
   if (fields.executionOrder !== undefined) fn.executionOrder = fields.executionOrder;
+  compileOnSave(store, fn, false);
   // A function re-enabled while its state is disabled (3) is set to degraded (2).
   if (fn.enabled && fn.statusState === 3) fn.statusState = 2;
   const now = store.nowMicros();

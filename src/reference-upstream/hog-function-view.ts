@@ -116,8 +116,12 @@ export function answeredInputs(fn: HogFunction, leak = false): Record<string, un
 const status = (fn: HogFunction) =>
   fn.enabled ? { state: fn.statusState, tokens: fn.statusState === 1 ? 10_000 : 0 } : { state: 0, tokens: 0 };
 
-/** The compiled forms: bytecode for Hog source, transpiled JavaScript for the site_* types. */
+/**
+ * The compiled forms: bytecode for Hog source, transpiled JavaScript for the site_* types; a
+ * legacy_destination's stored `[]` (its plugin runs, not Hog: legacy_destination_migration.py@7cc81e8).
+ */
 export function compiled(fn: Pick<HogFunction, 'type' | 'hog'>) {
+  if (fn.type === 'legacy_destination') return { bytecode: [], transpiled: null };
   if (TYPES_WITH_JAVASCRIPT_SOURCE.includes(fn.type))
     return { bytecode: null, transpiled: `(function() {\n${fn.hog}\n})` };
   return { bytecode: ['_H', 1, 32, fn.hog.length], transpiled: null };

@@ -3,6 +3,7 @@
 // leaves out from the stored function (or, on create, the template), the fields are read one by
 // one (hog-function-fields.ts), then `validate` applies the type rules, the caps and the sizes.
 import { type ErrorTree, fieldError } from './hog-errors.ts';
+import { refuseUncompilableFilters } from './hog-filter-compile.ts';
 import {
   HOG_FUNCTION_TYPES,
   type HogFields,
@@ -62,7 +63,8 @@ function withDefaults(
     data.inputs = data.inputs || {};
     data.mappings = data.mappings || null;
     if (template) {
-      data.hog = data.hog || template.hog;
+      // A legacy_destination keeps hog "" as the migration stores it, not the template's code.
+      data.hog = data.type === 'legacy_destination' ? (data.hog ?? '') : data.hog || template.hog;
       data.inputs_schema =
         (Array.isArray(data.inputs_schema) && data.inputs_schema.length > 0 && data.inputs_schema) ||
         template.inputs_schema;
@@ -95,8 +97,6 @@ function readFields(data: Record<string, unknown>, ctx: WriteContext): HogFields
     errors.type = [fieldError(`"${type}" is not a valid choice.`, 'invalid_choice')];
   else if (type === 'warehouse_source_webhook')
     errors.type = [fieldError('Cannot create or modify warehouse source webhook functions via this API.')];
-  else if (ctx.isCreate && type === 'legacy_destination')
-    errors.type = [fieldError(`"${type}" is not a valid choice.`, 'invalid_choice')];
   else if (!ctx.isCreate && ctx.instance && ctx.instance.type !== type)
     errors.type = [fieldError('Cannot modify the type of an existing function')];
   fields.type = type;
@@ -107,7 +107,9 @@ function readFields(data: Record<string, unknown>, ctx: WriteContext): HogFields
   if (has(data, 'deleted')) fields.deleted = take(errors, 'deleted', readBoolean(data.deleted));
   if (has(data, 'hog')) {
     const hog = take(errors, 'hog', readText(data.hog, null, false));
-    if (hog === '') errors.hog = [fieldError('This field may not be blank.', 'blank')];
+    // A legacy_destination runs its plugin, not Hog: stored with hog "" (legacy-destinations.ts).
+    if (hog === '' && type !== 'legacy_destination')
+      errors.hog = [fieldError('This field may not be blank.', 'blank')];
     else if (hog !== undefined && hog !== null) fields.hog = hog;
   }
   const schema = take<HogInputSchema[]>(errors, 'inputs_schema', readSchema(data.inputs_schema));
@@ -163,7 +165,8 @@ function validateWhole(fields: HogFields, ctx: WriteContext): ErrorTree | null {
         ),
       ],
     };
-  if (ctx.isCreate && !fields.hog) return { hog: [fieldError('Required.')] };
+  if (ctx.isCreate && fields.type === 'legacy_destination') fields.hog ??= '';
+  else if (ctx.isCreate && !fields.hog) return { hog: [fieldError('Required.')] };
   return null;
 }
 
@@ -173,6 +176,7 @@ export function validateHogWrite(body: Record<string, unknown>, ctx: WriteContex
   if ('errors' in prepared) return prepared;
   const fields = readFields(prepared.data, ctx);
   if (!('inputsSchema' in fields)) return { errors: fields };
+  refuseUncompilableFilters(ctx.store, ctx.projectId, String(prepared.data.type), fields.filters);
   const whole = validateWhole(fields as HogFields, ctx);
   if (whole) return { errors: whole };
   return { fields: fields as HogFields, template: prepared.template };

@@ -3,13 +3,13 @@
 // transformations in an execution order, `legacy_destination`s mirroring some plugin configs
 // (enabled ones supersede those configs), logs, and the activity their creation left.
 import { validateInputs } from './hog-inputs.ts';
+import { legacyInputsSchema, legacyTemplateId, migratedFunction } from './legacy-destinations.ts';
 import type {
   ActivityChange,
   HogFunction,
   HogFunctionLog,
   HogFunctionTemplate,
   HogInputSchema,
-  Plugin,
 } from './model.ts';
 import { PLUGINS, seededUuid } from './seed.ts';
 import type { Store } from './store.ts';
@@ -50,8 +50,7 @@ const template = (
   inputs_schema,
 });
 
-/** A legacy plugin's template id: `plugin-` and its repository's name. */
-export const legacyTemplateId = (plugin: Plugin) => `plugin-${plugin.url.split('/').pop()}`;
+export { legacyTemplateId };
 
 export const HOG_TEMPLATES: readonly HogFunctionTemplate[] = [
   template(
@@ -79,8 +78,15 @@ export const HOG_TEMPLATES: readonly HogFunctionTemplate[] = [
   ),
   // A legacy plugin's template is deprecated, its code "return event" in JavaScript (§1.10 of
   // ../shared/posthog-source-2026.md, plugin-server/src/cdp/legacy-plugins/*/template.ts).
+  // Its inputs are the plugin's config fields (legacy-destinations.ts).
   ...PLUGINS.map((plugin) => ({
-    ...template(legacyTemplateId(plugin), plugin.name, 'destination', [], 'return event'),
+    ...template(
+      legacyTemplateId(plugin),
+      plugin.name,
+      'destination',
+      legacyInputsSchema(plugin),
+      'return event',
+    ),
     status: 'deprecated',
   })),
 ];
@@ -96,11 +102,37 @@ const SEEDED: [string, string, string | null, boolean, number | null][] = [
   ['GeoIP', 'transformation', 'template-geoip', true, 1],
   ['Drop bots', 'transformation', null, true, 2],
   ['Log transformations', 'transformation_log', null, true, null],
-  // Migrated plugin configs: enabled ones supersede the configs of their plugin.
-  ['Webhook Destination (migrated)', 'legacy_destination', legacyTemplateId(PLUGINS[0]!), true, null],
-  ['S3 Export (migrated)', 'legacy_destination', legacyTemplateId(PLUGINS[1]!), true, null],
-  ['BigQuery Export (migrated, off)', 'legacy_destination', legacyTemplateId(PLUGINS[2]!), false, null],
 ];
+
+/**
+ * Project 1's migrated plugin configs (renamed since, as a user may): the plugin, whether the
+ * function is enabled. Enabled ones supersede the configs of their plugin; a disabled one does not.
+ */
+const MIGRATED: [string, number, boolean][] = [
+  ['Webhook Destination (migrated)', 1, true],
+  ['S3 Export (migrated)', 2, true],
+  ['BigQuery Export (migrated, off)', 3, false],
+];
+
+/** The migrated rows, from the project's first config of each plugin (legacy-destinations.ts). */
+function seedMigrated(store: Store, projectId: number, startMicros: number): HogFunction[] {
+  return MIGRATED.map(([name, pluginId, enabled], index) => {
+    const plugin = store.plugins.get(pluginId)!;
+    const config = [...store.configs.values()].find(
+      (c) => c.projectId === projectId && c.plugin === pluginId,
+    );
+    return migratedFunction({
+      id: seededUuid(7, SEEDED.length + index + 1),
+      projectId,
+      plugin,
+      template: HOG_TEMPLATES.find((t) => t.id === legacyTemplateId(plugin))!,
+      config: config?.config ?? {},
+      name,
+      enabled,
+      atMicros: startMicros + (SEEDED.length + index) * 3_600_000_000,
+    });
+  });
+}
 
 export function seedHogFunctions(projectId: number, startMicros: number, createdBy: number): HogFunction[] {
   return SEEDED.map(([name, type, templateId, enabled, executionOrder], index) => {
@@ -178,7 +210,8 @@ export const humanisedType = (type: string | null) =>
 
 /** Project 1's hog functions, their logs and the activity their creation left. */
 export function seedHogWorld(store: Store, startMicros: number): void {
-  for (const fn of seedHogFunctions(1, startMicros + 500_013, 1)) {
+  const seeded = seedHogFunctions(1, startMicros + 500_013, 1);
+  for (const fn of [...seeded, ...seedMigrated(store, 1, startMicros + 500_013)]) {
     store.hogFunctions.set(fn.id, fn);
     // The legacy consumer discards a legacy destination's logs (PostHog PR #97648).
     if (fn.type !== 'legacy_destination')

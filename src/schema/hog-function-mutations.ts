@@ -18,6 +18,7 @@ import { HogFunctionLogEntryRef } from './hog-function-runs.ts';
 import { clientMutationIdField, deletePayload } from './payloads.ts';
 import { HogFunctionRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
+import { warnIfStoredDisabled } from './stored-warnings.ts';
 
 function payload(name: string, description: string, hogFunctionDescription: string) {
   return builder
@@ -111,11 +112,12 @@ builder.mutationFields((t) => ({
         description: 'The project and the new function: a templateId with its inputs, or hog code.',
       }),
     },
-    resolve: async (_root, { input }, ctx) => {
+    resolve: async (_root, { input }, ctx, info) => {
       const projectId = validateProjectId(input.projectId);
       const fields = { ...writable(input), type: input.type, template_id: input.templateId };
       try {
         const hogFunction = await ctx.loaders.hogFunctionWrites.create(projectId, fields);
+        warnIfStoredDisabled(ctx, info, input.enabled, hogFunction);
         return { clientMutationId: input.clientMutationId ?? null, hogFunction };
       } catch (error) {
         const attempt = { projectId, templateId: input.templateId, inputsSchema: input.inputsSchema };
@@ -141,9 +143,10 @@ builder.mutationFields((t) => ({
         description: 'The function’s global id and the fields to change; fields left out keep their values.',
       }),
     },
-    resolve: async (_root, { input }, ctx) => {
+    resolve: async (_root, { input }, ctx, info) => {
       const { projectId, uuid } = decodeHogFunctionGlobalId(input.id);
       const hogFunction = await ctx.loaders.hogFunctionWrites.update({ projectId, uuid }, writable(input));
+      warnIfStoredDisabled(ctx, info, input.enabled, hogFunction);
       return { clientMutationId: input.clientMutationId ?? null, hogFunction };
     },
   }),

@@ -131,13 +131,6 @@ describe('hog function writes, posthog-2026 dialect', () => {
         'Cannot create or modify warehouse source webhook functions via this API.',
       ],
       [
-        { type: 'legacy_destination', hog: 'x' },
-        400,
-        'type',
-        'invalid_choice',
-        '"legacy_destination" is not a valid choice.',
-      ],
-      [
         { type: 'transformation', hog: 'x', mappings: [] },
         400,
         'mappings',
