@@ -24,6 +24,8 @@ export interface HogFunctionWrite {
   filters?: unknown;
   masking?: unknown;
   mappings?: unknown;
+  /** PostHog's optimistic-concurrency guard: the updated_at the caller last read (updates only). */
+  base_updated_at?: string;
 }
 
 export interface HogFunctionTest {

@@ -13,6 +13,7 @@ import { ConfigWrites } from './config-writes.ts';
 import { Configs } from './configs.ts';
 import { CurrentProject } from './current-project.ts';
 import { Destinations } from './destinations.ts';
+import { HogFunctionHistory } from './hog-function-history.ts';
 import { HogFunctionTemplates } from './hog-function-templates.ts';
 import { HogFunctionWrites } from './hog-function-writes.ts';
 import { HogFunctions } from './hog-functions.ts';
@@ -30,6 +31,7 @@ export interface Loaders {
   hogFunctions: HogFunctions;
   hogFunctionWrites: HogFunctionWrites;
   hogFunctionTemplates: HogFunctionTemplates;
+  hogFunctionHistory: HogFunctionHistory;
   batchExports: BatchExports;
   batchExportWrites: BatchExportWrites;
   destinations: Destinations;
@@ -65,6 +67,7 @@ class RequestLoaders implements Loaders {
   #hogFunctions?: HogFunctions;
   #hogFunctionWrites?: HogFunctionWrites;
   #hogFunctionTemplates?: HogFunctionTemplates;
+  #hogFunctionHistory?: HogFunctionHistory;
   #batchExports?: BatchExports;
   #batchExportWrites?: BatchExportWrites;
   #destinations?: Destinations;
@@ -117,6 +120,10 @@ class RequestLoaders implements Loaders {
   get hogFunctionWrites() {
     this.#hogFunctionWrites ??= new HogFunctionWrites(this.upstream, this.hogFunctions, this.currentProject);
     return this.#hogFunctionWrites;
+  }
+  get hogFunctionHistory() {
+    this.#hogFunctionHistory ??= new HogFunctionHistory(this.upstream, this.hogFunctions);
+    return this.#hogFunctionHistory;
   }
   get hogFunctionTemplates() {
     this.#hogFunctionTemplates ??= new HogFunctionTemplates(this.upstream);

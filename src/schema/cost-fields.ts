@@ -29,6 +29,7 @@ export const CONNECTIONS = new Set([
   'Project.hogFunctions',
   'HogFunction.activity',
   'Project.destinations',
+  'HogFunction.revisions',
   'Project.hogFunctionTemplates',
   'Project.batchExports',
   'BatchExport.runs',
@@ -109,7 +110,22 @@ export function callsOf(
     case 'BatchExportBackfill.batchExport':
     case 'HogFunction.logs':
     case 'HogFunction.metrics':
+    case 'HogFunction.revision':
+    case 'HogFunctionRevision.hogFunction':
       return 1;
+    case 'HogFunctionRevision.hog':
+    case 'HogFunctionRevision.inputsSchema':
+    case 'HogFunctionRevision.inputs':
+    case 'HogFunctionRevision.filters':
+    case 'HogFunctionRevision.mappings':
+    case 'HogFunctionRevision.masking':
+      // A listed revision reads its config from the revision (once a request, whatever fields).
+      return 1;
+    case 'HogFunction.revisions':
+      return args.last != null && args.before == null ? 2 : 1;
+    case 'Mutation.previewHogFunctionPublish':
+      // The preview, then the function (PostHog's preview does not answer it).
+      return 2;
     case 'Query.nodes':
       return Array.isArray(args.ids) ? args.ids.length : 1;
     case 'Project.name':

@@ -88,6 +88,11 @@ export const UpdateInput = builder.inputType('UpdateHogFunctionInput', {
       description:
         'New mappings, replacing the stored list whole; a secret input within keeps its value as in `inputs`.',
     }),
+    baseUpdatedAt: t.field({
+      type: 'DateTime',
+      description:
+        'The updatedAt you last read: if the function changed since, nothing is written and the answer is CONFLICT (STALE_UPDATE). Left out, the update applies whatever changed.',
+    }),
   }),
 });
 
@@ -164,6 +169,7 @@ export function writable(input: {
   filters?: unknown;
   masking?: unknown;
   mappings?: unknown;
+  baseUpdatedAt?: string | null;
 }): HogFunctionWrite {
   return {
     name: input.name,
@@ -175,5 +181,6 @@ export function writable(input: {
     filters: input.filters,
     masking: input.masking,
     mappings: input.mappings,
+    base_updated_at: input.baseUpdatedAt ?? undefined,
   };
 }

@@ -13,6 +13,8 @@ import './hog-function-template.ts';
 import './hog-function-runs.ts';
 import './hog-function-mutations.ts';
 import './batch-export.ts';
+import './hog-function-history.ts';
+import './hog-function-review-mutations.ts';
 import './batch-export-runs.ts';
 import './batch-export-run-lists.ts';
 import './batch-export-mutations.ts';

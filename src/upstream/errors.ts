@@ -4,6 +4,7 @@
 // `detail`, `code` and `attr` ever reaches an error.
 import { GraphQLError } from 'graphql';
 import { codedError, upstreamTimeout, upstreamUnavailable } from '../errors/codes.ts';
+import { conflictError } from './conflict.ts';
 import { insteadOf, isRemovedAnswer } from './removed.ts';
 import { HTTP2_RESET_CODES } from './retry.ts';
 
@@ -82,6 +83,7 @@ export function upstreamStatusError(
   // work running, not the key's rate (no Retry-After; the key is not paused, the call not retried).
   if (status === 429 && upstreamCode === 'too_many_concurrent_backfills')
     return codedError('CONCURRENCY_LIMITED', message, { upstream });
+  if (status === 409) return conflictError(call, upstreamCode, upstream);
   if (status === 429) return codedError('RATE_LIMITED', message, { upstream, retryAfter: retryAfterSeconds });
   if (status >= 500) {
     return codedError('UPSTREAM_ERROR', detail ?? 'The upstream failed to answer this request.', {

@@ -4,6 +4,7 @@
 // answer held (secret-redaction.ts); a secret's schema `default` is left out.
 
 import { asObject, bool, int, normalizeUser, required, str } from './normalize.ts';
+import { normalizeHogFunctionDraft } from './normalize-hog-function-history.ts';
 import {
   type HogFunctionLogRecord,
   type HogFunctionRecord,
@@ -71,6 +72,7 @@ export function normalizeHogFunction(raw: unknown, projectId: string): HogFuncti
     },
     executionOrder: int(w.execution_order),
     version: int(w.version),
+    draft: normalizeHogFunctionDraft(w.draft, w.draft_updated_at),
   };
 }
 

@@ -28,6 +28,12 @@ const run = (projectId: string, uuid: string, runUuid: string) =>
   `${batchExport(projectId, uuid)}/runs/${validateUuid(runUuid, 'a batch export run')}`;
 const backfill = (projectId: string, uuid: string, backfillUuid: string) =>
   `${batchExport(projectId, uuid)}/backfills/${validateUuid(backfillUuid, 'a batch export backfill')}`;
+/** A revision's version: a non-negative integer, as PostHog's route (`\d+`) takes it. */
+const revisionVersion = (version: number) => {
+  if (!Number.isSafeInteger(version) || version < 0)
+    throw new RangeError('a revision version is a non-negative integer');
+  return String(version);
+};
 /** A function to test: a saved one, or `new` (its configuration is in the body). */
 const testedFunction = (projectId: string, uuid: string | null) =>
   uuid === null ? `${hogFunctions(projectId)}/new` : hogFunction(projectId, uuid);
@@ -51,6 +57,14 @@ export const PATHS = {
   hogFunctionInvocations: (projectId: string, uuid: string | null) =>
     `${testedFunction(projectId, uuid)}/invocations/`,
   hogFunctionsRearrange: (projectId: string) => `${hogFunctions(projectId)}/rearrange/`,
+  hogFunctionPublish: (projectId: string, uuid: string) => `${hogFunction(projectId, uuid)}/publish/`,
+  hogFunctionDiscardDraft: (projectId: string, uuid: string) =>
+    `${hogFunction(projectId, uuid)}/discard_draft/`,
+  hogFunctionRevisions: (projectId: string, uuid: string) => `${hogFunction(projectId, uuid)}/revisions/`,
+  hogFunctionRevision: (projectId: string, uuid: string, version: number) =>
+    `${hogFunction(projectId, uuid)}/revisions/${revisionVersion(version)}/`,
+  hogFunctionRevisionRestore: (projectId: string, uuid: string, version: number) =>
+    `${hogFunction(projectId, uuid)}/revisions/${revisionVersion(version)}/restore/`,
   batchExports: (projectId: string) => `${batchExports(projectId)}/`,
   batchExport: (projectId: string, uuid: string) => `${batchExport(projectId, uuid)}/`,
   batchExportPause: (projectId: string, uuid: string) => `${batchExport(projectId, uuid)}/pause/`,
@@ -101,6 +115,11 @@ const ROUTES = new Set([
     PATHS.hogFunctionInvocations(CURRENT_PROJECT, ANY_HOG_FUNCTION),
     PATHS.hogFunctionInvocations(CURRENT_PROJECT, null),
     PATHS.hogFunctionsRearrange(CURRENT_PROJECT),
+    PATHS.hogFunctionPublish(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.hogFunctionDiscardDraft(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.hogFunctionRevisions(CURRENT_PROJECT, ANY_HOG_FUNCTION),
+    PATHS.hogFunctionRevision(CURRENT_PROJECT, ANY_HOG_FUNCTION, 1),
+    PATHS.hogFunctionRevisionRestore(CURRENT_PROJECT, ANY_HOG_FUNCTION, 1),
     PATHS.hogFunctionTemplates(CURRENT_PROJECT),
     PATHS.batchExports(CURRENT_PROJECT),
     PATHS.batchExport(CURRENT_PROJECT, ANY_HOG_FUNCTION),
@@ -119,6 +138,7 @@ const ROUTES = new Set([
       .replace(`/${CURRENT_PROJECT}/`, '/:project_id/')
       .replace('/pipeline_destination_configs/1/', '/pipeline_destination_configs/:id/')
       .replace(`/hog_functions/${ANY_HOG_FUNCTION}/`, '/hog_functions/:id/')
+      .replace('/revisions/1/', '/revisions/:version/')
       .replace(`/batch_exports/${ANY_HOG_FUNCTION}/`, '/batch_exports/:id/')
       .replace(`/runs/${ANY_HOG_FUNCTION}/`, '/runs/:run_id/')
       .replace(`/backfills/${ANY_HOG_FUNCTION}/`, '/backfills/:backfill_id/')
@@ -153,6 +173,7 @@ function templateOf(path: string): string {
     .replace(/^\/api\/projects\/(?:\d+|@current)\//, '/api/projects/:project_id/')
     .replace(/\/pipeline_destination_configs\/\d+\//, '/pipeline_destination_configs/:id/')
     .replace(HOG_FUNCTION_IN_PATH, '/hog_functions/:id/')
+    .replace(/\/revisions\/\d+\//, '/revisions/:version/')
     .replace(BATCH_EXPORT_IN_PATH, '/batch_exports/:id/')
     .replace(RUN_IN_PATH, '/runs/:run_id/')
     .replace(BACKFILL_IN_PATH, '/backfills/:backfill_id/')

@@ -2,6 +2,8 @@
 // (../shared/upstream-notes.md). A record says which fields its answer did not carry
 // (`undefined`), so a loader can fetch them rather than answer a wrong null.
 
+import type { HogFunctionDraftRecord } from './normalize-hog-function-history.ts';
+
 /** Which operation a config came from; it decides which fields the answer carries. */
 export type ConfigSource = 'list' | 'retrieve' | 'write' | 'rearrange' | 'frontend';
 
@@ -128,6 +130,8 @@ export interface HogFunctionRecord {
   status: { state: number; tokens: number | null } | null;
   executionOrder: number | null;
   version: number | null;
+  /** What PostHog has staged for review (`draft`, `draft_updated_at`); null when nothing is. */
+  draft: HogFunctionDraftRecord | null;
 }
 
 export interface HogFunctionLogRecord {
