@@ -6,6 +6,7 @@
 // legacy plugins, under that key's hash (plugin-templates.ts).
 import type { CallerUpstream } from '../upstream/call.ts';
 import { Activity } from './activity.ts';
+import { FilteredActivity } from './activity-filtered.ts';
 import { ActivityHeads } from './activity-heads.ts';
 import { BatchExportWrites } from './batch-export-writes.ts';
 import { BatchExports } from './batch-exports.ts';
@@ -19,6 +20,7 @@ import { HogFunctionWrites } from './hog-function-writes.ts';
 import { HogFunctions } from './hog-functions.ts';
 import { PluginTemplates } from './plugin-templates.ts';
 import { Projects } from './projects.ts';
+import { RunBackfills } from './run-backfills.ts';
 import { UpstreamFeatures } from './upstream-features.ts';
 
 export interface Loaders {
@@ -28,6 +30,8 @@ export interface Loaders {
   configWrites: ConfigWrites;
   activity: Activity;
   activityHeads: ActivityHeads;
+  filteredActivity: FilteredActivity;
+  runBackfills: RunBackfills;
   hogFunctions: HogFunctions;
   hogFunctionWrites: HogFunctionWrites;
   hogFunctionTemplates: HogFunctionTemplates;
@@ -64,6 +68,8 @@ class RequestLoaders implements Loaders {
   #configWrites?: ConfigWrites;
   #activity?: Activity;
   #activityHeads?: ActivityHeads;
+  #filteredActivity?: FilteredActivity;
+  #runBackfills?: RunBackfills;
   #hogFunctions?: HogFunctions;
   #hogFunctionWrites?: HogFunctionWrites;
   #hogFunctionTemplates?: HogFunctionTemplates;
@@ -112,6 +118,14 @@ class RequestLoaders implements Loaders {
   get activityHeads() {
     this.#activityHeads ??= new ActivityHeads(this.upstream, this.kept.upstreamFeatures, this.activity);
     return this.#activityHeads;
+  }
+  get filteredActivity() {
+    this.#filteredActivity ??= new FilteredActivity(this.upstream, this.kept.upstreamFeatures);
+    return this.#filteredActivity;
+  }
+  get runBackfills() {
+    this.#runBackfills ??= new RunBackfills(this.batchExports);
+    return this.#runBackfills;
   }
   get hogFunctions() {
     this.#hogFunctions ??= new HogFunctions(this.upstream);

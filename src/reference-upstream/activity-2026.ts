@@ -2,7 +2,10 @@
 // paid feature (402 on a plan without audit logs, unless narrowed to FeatureFlag or Experiment),
 // `page_size` up to 1000, `ordering=created_at` for oldest first, `follow=true` to keep a `next`
 // cursor at the tail (the way to poll without losing entries), `page=N` for numbered pages, and
-// entries that carry `team_id`, `client` and `ip_address`.
+// entries that carry `team_id`, `client`, `ip_address` and `credential_type`. The filtered
+// advanced_activity_logs route: activity-advanced.ts.
+
+import { tolerantList } from './activity-advanced.ts';
 import { ApiError, notFound, serverError } from './api-error.ts';
 import { formatTimestamp } from './dialect.ts';
 import { userBasic } from './hog-function-view.ts';
@@ -39,8 +42,11 @@ function serializeEntry2026(store: RouteContext['store'], e: ActivityEntry) {
     organization_id: e.organizationId,
     was_impersonated: e.was_impersonated,
     is_system: e.is_system,
-    client: e.userId === null ? null : 'api',
+    client: e.client ?? null,
     ip_address: null,
+    // The October model's credential columns (activity_log.py@7c88b78), as `__all__` serializes
+    // them; credential_id and impersonated_by_id are not modelled.
+    credential_type: e.credentialType ?? null,
     activity: e.activity,
     item_id: e.item_id,
     scope: e.scope,
@@ -54,43 +60,8 @@ export function listActivity2026(ctx: RouteContext): Reply {
   return pagedActivity(ctx, filtered(ctx));
 }
 
-// posthog/api/advanced_activity_logs/viewset.py@1b10cf8, AdvancedActivityLogsViewSet.list: the same
-// pages, filtered by AdvancedActivityLogFiltersSerializer(data=request.query_params)'s lists
-// `scopes`, `item_ids`, `activities` (the others are not modelled here). Each is a
-// JSONTolerantListField: repeated parameters (DRF's getlist) or one JSON array; a comma list is
-// one value (`item_ids=64,65` is the id "64,65", which matches nothing).
-export function listAdvancedActivity(ctx: RouteContext): Reply {
-  const q = ctx.url.query;
-  const scopes = tolerantList(q, 'scopes');
-  const itemIds = tolerantList(q, 'item_ids');
-  const activities = tolerantList(q, 'activities');
-  const entries = ctx.store.activity.filter(
-    (e) =>
-      e.projectId === ctx.project.id &&
-      (scopes.size === 0 || scopes.has(e.scope)) &&
-      (itemIds.size === 0 || (e.item_id !== null && itemIds.has(String(e.item_id)))) &&
-      (activities.size === 0 || activities.has(e.activity)),
-  );
-  return pagedActivity(ctx, entries);
-}
-
-/** JSONTolerantListField.get_value: every value of `key`, or one JSON array's items. */
-function tolerantList(query: URLSearchParams, key: string): Set<string> {
-  const given = query.getAll(key);
-  const only = given.length === 1 ? given[0]!.trim() : '';
-  if (only.startsWith('[') && only.endsWith(']')) {
-    try {
-      const parsed: unknown = JSON.parse(only);
-      if (Array.isArray(parsed)) return new Set(parsed.map(String));
-    } catch {
-      // Not JSON: the value as it is, as PostHog takes it.
-    }
-  }
-  return new Set(given);
-}
-
 /** The paywall, the ordering and ActivityLogPagination over entries already filtered. */
-function pagedActivity(ctx: RouteContext, filteredEntries: ActivityEntry[]): Reply {
+export function pagedActivity(ctx: RouteContext, filteredEntries: ActivityEntry[]): Reply {
   const { store, project, url } = ctx;
   const organization = store.organizations.get(project.organizationId)!;
   if (!organization.auditLogs && !billingExempt(url.query)) throw paymentRequired();

@@ -91,7 +91,7 @@ function answer(state: UpstreamState, req: IncomingMessage, url: URL, body: unkn
   const method = req.method ?? 'GET';
   const match = ROUTES.map((r) => ({ route: r, m: r.pattern.exec(url.pathname) })).find((x) => x.m);
   if (!match || !routes(match.route, state.dialect, state.legacyRoutes)) throw endpointNotFound();
-  const { store, dialect, publicBase } = state;
+  const { store, dialect } = state;
   const key = authenticate(store, req.headers.authorization);
   const params = match.m!.groups ?? {};
   const project = match.route.projectScoped ? resolveProject(store, key, params.project!) : undefined;
@@ -101,6 +101,35 @@ function answer(state: UpstreamState, req: IncomingMessage, url: URL, body: unkn
   else requireScope(key, operation.scope);
   state.throttle.check(key.value);
   if (body instanceof Error) throw body;
+  store.requestOrigin = requestOrigin(req);
+  try {
+    return answerWith(operation, state, key, project, params, body as ParsedBody, req, url);
+  } finally {
+    store.requestOrigin = null;
+  }
+}
+
+/**
+ * What an entry made by this request records (posthog/models/activity_logging/activity_log.py@7c88b78:
+ * `client`, "usually the self-reported x-posthog-client request header", null without one;
+ * `credential_type`, the credential that authenticated it: every key here is a personal API key).
+ */
+function requestOrigin(req: IncomingMessage) {
+  const header = req.headers['x-posthog-client'];
+  const client = typeof header === 'string' && header.trim() !== '' ? header.trim() : null;
+  return { client, credentialType: 'personal_api_key' };
+}
+
+function answerWith(
+  operation: NonNullable<(typeof ROUTES)[number]['methods'][string]>,
+  { store, dialect, publicBase }: UpstreamState,
+  key: ReturnType<typeof authenticate>,
+  project: ReturnType<typeof resolveProject> | undefined,
+  params: Record<string, string>,
+  body: ParsedBody,
+  req: IncomingMessage,
+  url: URL,
+): Reply {
   return operation.handle({
     store,
     dialect,
@@ -108,7 +137,7 @@ function answer(state: UpstreamState, req: IncomingMessage, url: URL, body: unkn
     // The listing is not project-scoped; its handler never reads `project`.
     project: project ?? store.projects.get(key.currentProjectId)!,
     params,
-    body: body as ParsedBody,
+    body,
     url: {
       origin: publicBase ?? `http://${req.headers.host ?? 'localhost'}`,
       path: url.pathname,

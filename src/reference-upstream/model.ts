@@ -101,6 +101,10 @@ export interface ActivityEntry {
   scope: string;
   detail: unknown;
   createdAtMicros: number;
+  /** The x-posthog-client header of the request that made it; null for none (ActivityLog.client). */
+  client?: string | null;
+  /** How that request was authenticated (ActivityLog.credential_type); null outside a request. */
+  credentialType?: string | null;
 }
 
 /** One entry of a hog function's `inputs_schema` (posthog/cdp/validation.py, InputsSchemaItemSerializer). */

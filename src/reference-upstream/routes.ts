@@ -2,7 +2,7 @@
 // handlers are in project-, config- and activity-routes.ts). A handler gets an
 // authenticated key and a resolved project; scopes, throttling and method checks happen in
 // server.ts before it runs, in the order PostHog applies them.
-import { listAdvancedActivity } from './activity-2026.ts';
+import { listAdvancedActivity } from './activity-advanced.ts';
 import { bookmark, importantChanges, listActivity } from './activity-routes.ts';
 import { BATCH_EXPORT_ROUTES } from './batch-export-route-table.ts';
 import { refuseToPersonalKeys } from './config-2026.ts';

@@ -187,11 +187,19 @@ export class Store {
     return this.lastMicros;
   }
 
+  /**
+   * The request being answered, while its handler runs (handlers answer synchronously: api-handler.ts
+   * sets it around one): what the activity entries it makes record as their client and credential.
+   */
+  requestOrigin: { client: string | null; credentialType: string } | null = null;
+
   pushActivity(entry: Omit<ActivityEntry, 'id' | 'organizationId' | 'was_impersonated'>): ActivityEntry {
     const full: ActivityEntry = {
       id: seededUuid(3, this.nextActivitySeq++),
       organizationId: this.projects.get(entry.projectId)!.organizationId,
       was_impersonated: false,
+      client: this.requestOrigin?.client ?? null,
+      credentialType: this.requestOrigin?.credentialType ?? null,
       ...entry,
     };
     this.activity.push(full);

@@ -4,9 +4,10 @@
 import type { GatewayContext } from '../context.ts';
 import { isNotFound } from '../errors/codes.ts';
 import { configIdFromText } from '../ids.ts';
-import type { ActivityFilters } from '../loaders/activity.ts';
+import { type ListFilters, normalizedFilter } from '../loaders/activity-filter.ts';
 import { mapMaybePromise } from '../maybe-promise.ts';
 import type { ActivityEntryRecord } from '../upstream/records.ts';
+import { ActivityLogFilterInput } from './activity-log-filter.ts';
 import { builder } from './builder.ts';
 import { type ConnectionArgs, checkPageSize } from './connections/connection.ts';
 import { cursorConnection, headConnection } from './connections/cursor.ts';
@@ -119,14 +120,31 @@ export const ActivityLogConnection = builder.connectionObject(
 export async function activityConnection(
   ctx: GatewayContext,
   projectId: string,
-  filters: ActivityFilters,
+  filters: ListFilters,
   args: ConnectionArgs,
 ) {
+  const filter = normalizedFilter(filters.filter);
   // The cursor names the numeric project and the filters: it is refused by any other list.
   const list = () =>
     mapMaybePromise(ctx.loaders.currentProject.cursorId(projectId), (id) =>
-      JSON.stringify(['activity', id, filters.scope ?? null, filters.itemId ?? null, filters.userId ?? null]),
+      JSON.stringify([
+        'activity',
+        id,
+        filters.scope ?? null,
+        filters.itemId ?? null,
+        filters.userId ?? null,
+        ...(filter ? [filter] : []),
+      ]),
     );
+  if (filter) {
+    const listFilters = { scope: filters.scope, itemId: filters.itemId, userId: filters.userId, filter };
+    return cursorConnection<ActivityEntryRecord>(
+      list,
+      args,
+      (entry) => entry.id,
+      (cursor) => ctx.loaders.filteredActivity.page({ projectId, cursor, filters: listFilters }),
+    );
+  }
   // An item's newest entries, asked for beside other items' (a page of destinations each with
   // its activity), come from one read for them all (loaders/activity-heads.ts).
   if (isItemHead(filters, args)) {
@@ -148,7 +166,7 @@ export async function activityConnection(
 }
 
 /** `first` from the top of one item's entries: what several items' reads can share. */
-const isItemHead = (filters: ActivityFilters, args: ConnectionArgs) =>
+const isItemHead = (filters: ListFilters, args: ConnectionArgs) =>
   filters.scope != null &&
   filters.itemId != null &&
   filters.userId == null &&
@@ -171,12 +189,17 @@ builder.objectFields(ProjectRef, (t) => ({
         scope: t.arg.string({ description: 'Only entries of this scope, e.g. PluginConfig.' }),
         itemId: t.arg.string({ description: 'Only entries about this item id (exact).' }),
         userId: t.arg.int({ description: 'Only entries by this user (integer id).' }),
+        filter: t.arg({
+          type: ActivityLogFilterInput,
+          description:
+            'Entries as PostHog’s advanced_activity_logs filters them (scopes, activities, users, item ids, dates, search), ANDed with the arguments above.',
+        }),
       },
       resolve: (project, args, ctx) =>
         activityConnection(
           ctx,
           project.projectId,
-          { scope: args.scope, itemId: args.itemId, userId: args.userId },
+          { scope: args.scope, itemId: args.itemId, userId: args.userId, filter: args.filter },
           args,
         ),
     },

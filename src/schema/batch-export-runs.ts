@@ -87,16 +87,18 @@ builder.objectType(BatchExportRunRef, {
       type: BatchExportBackfillRef,
       nullable: true,
       description: needsScopes(
-        'The backfill that started this run; null for a scheduled run.',
+        'The backfill that started this run; null for a scheduled run. Read with the other runs’ backfills from the export’s backfill list.',
         'batch_export:read',
       ),
+      // Read with the page's other runs' backfills (loaders/run-backfills.ts).
       resolve: (run, _args, ctx) =>
         run.backfillUuid === null
           ? null
-          : ctx.loaders.batchExports.backfill(
-              { projectId: run.projectId, uuid: run.exportUuid },
-              run.backfillUuid,
-            ),
+          : ctx.loaders.runBackfills.load({
+              projectId: run.projectId,
+              uuid: run.exportUuid,
+              backfillUuid: run.backfillUuid,
+            }),
     }),
   }),
 });

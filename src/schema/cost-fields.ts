@@ -3,6 +3,7 @@
 // read together with their list's other items (cross-links, an item's newest activity). The
 // figures follow the loaders (src/loaders/): a change there is a change here.
 import type { FieldNode, FragmentDefinitionNode, GraphQLSchema } from 'graphql';
+import { type ActivityLogFilter, checksEntries, normalizedFilter } from '../loaders/activity-filter.ts';
 import { TEMPLATE_SEARCH_PAGES } from '../loaders/hog-function-templates.ts';
 import { DEFAULT_PAGE_SIZE } from './connections/connection.ts';
 import { MAX_UPSTREAM_PAGES } from './connections/cursor.ts';
@@ -105,7 +106,6 @@ export function callsOf(
     case 'Project.hogFunction':
     case 'Project.hogFunctionTemplate':
     case 'Project.batchExport':
-    case 'BatchExportRun.backfill':
     case 'BatchExportRun.batchExport':
     case 'BatchExportBackfill.batchExport':
     case 'HogFunction.logs':
@@ -147,14 +147,12 @@ export function callsOf(
       if (args.last != null && args.before == null) return MAX_UPSTREAM_PAGES;
       return args.after != null || args.before != null ? 3 : 2;
     case 'Project.activityLog':
+      if (filterWalksPages(walk, args)) return MAX_UPSTREAM_PAGES + 1;
+      return activityPages(args);
     case 'DestinationConfig.activity':
     case 'HogFunction.activity':
     case 'BatchExport.activity':
-      // Backward without `before` reads from the top to the end of the log.
-      if (args.last != null && args.before == null) return MAX_UPSTREAM_PAGES;
-      // The page a cursor points into, and the next (or previous) one when `first` (`last`) runs
-      // past it. From the top, one upstream page (100) holds any `first` (at most 100).
-      return args.after != null || args.before != null ? 2 : 1;
+      return activityPages(args);
     case 'DestinationConfig.deliveryRate24h':
       // Lists and retrieves carry it; a write's answer may not.
       return walk.isMutation ? 1 : 0;
@@ -179,6 +177,32 @@ export function callsOf(
   }
 }
 
+/** The pages an activity list reads when every entry the upstream sends matches. */
+function activityPages(args: Args): number {
+  // Backward without `before` reads from the top to the end of the log.
+  if (args.last != null && args.before == null) return MAX_UPSTREAM_PAGES;
+  // The page a cursor points into, and the next (or previous) one when `first` (`last`) runs
+  // past it. From the top, one upstream page (100) holds any `first` (at most 100).
+  return args.after != null || args.before != null ? 2 : 1;
+}
+
+/**
+ * Whether a `filter` makes the gateway check entries itself (loaders/activity-filter.ts): then a
+ * page may hold fewer matches than it reads, and the field reads up to MAX_UPSTREAM_PAGES pages,
+ * after one try of advanced_activity_logs while the upstream's routes are not known.
+ */
+function filterWalksPages(walk: Walk, args: Args): boolean {
+  const filter = normalizedFilter(args.filter as ActivityLogFilter | null | undefined);
+  if (!filter) return false;
+  const filters = {
+    scope: args.scope as string,
+    itemId: args.itemId as string,
+    userId: args.userId as number,
+    filter,
+  };
+  return !walk.itemHeadsBatched || checksEntries(filters, 'advanced');
+}
+
 /** The types whose `activity(first: n)` is read for a page of items at once. */
 const ITEM_HEAD_TYPES = new Set(['DestinationConfig', 'HogFunction', 'BatchExport']);
 
@@ -193,11 +217,15 @@ export const isItemHead = (walk: Walk, typeName: string, fieldName: string, args
   args.before == null &&
   args.last == null;
 
-/** An entry's config, read with the other entries' configs in one batch (not retrieved alone). */
+/**
+ * A field read with its list's other items' in one batch (not retrieved alone): an entry's item
+ * (config, hog function, batch export), a run's backfill (loaders/run-backfills.ts).
+ */
 export const isBatchedCrossLink = (walk: Walk, typeName: string, node: FieldNode) =>
-  typeName === 'ActivityLogEntry' &&
-  // A hog function list is read whole (`full=true`): its cross-links are always batched.
-  (node.name.value === 'hogFunction' ||
-    node.name.value === 'batchExport' ||
-    (node.name.value === 'destinationConfig' &&
-      !selects(node.selectionSet, FIELDS_LISTS_LACK, walk.fragments)));
+  (typeName === 'BatchExportRun' && node.name.value === 'backfill') ||
+  (typeName === 'ActivityLogEntry' &&
+    // A hog function list is read whole (`full=true`): its cross-links are always batched.
+    (node.name.value === 'hogFunction' ||
+      node.name.value === 'batchExport' ||
+      (node.name.value === 'destinationConfig' &&
+        !selects(node.selectionSet, FIELDS_LISTS_LACK, walk.fragments))));

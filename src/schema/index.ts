@@ -4,6 +4,7 @@ import './scalars.ts';
 import './project.ts';
 import './activity-user.ts';
 import './activity-log.ts';
+import './activity-entry-origin.ts';
 import './activity-notifications.ts';
 import './destination-config.ts';
 import './destination-config-mutations.ts';

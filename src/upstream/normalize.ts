@@ -94,6 +94,8 @@ export function normalizeEntry(raw: unknown, projectId: string): ActivityEntryRe
     scope,
     detail: redactedActivityDetail(scope, w.detail ?? null),
     createdAt: required(str(w.created_at)),
+    client: str(w.client),
+    credentialType: str(w.credential_type),
   };
 }
 

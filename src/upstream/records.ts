@@ -65,6 +65,10 @@ export interface ActivityEntryRecord {
   scope: string;
   detail: unknown;
   createdAt: string;
+  /** The x-posthog-client header of the change's request, as PostHog records it; null for none. */
+  client: string | null;
+  /** How the change was authenticated (PostHog's credential_type); null where not recorded. */
+  credentialType: string | null;
 }
 
 export interface FrontendRecord {

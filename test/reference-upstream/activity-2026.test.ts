@@ -28,6 +28,7 @@ describe('PostHog 2026: activity log edges', () => {
       'is_system',
       'client',
       'ip_address',
+      'credential_type',
       'activity',
       'item_id',
       'scope',

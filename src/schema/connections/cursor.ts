@@ -6,7 +6,7 @@
 // it), its index there and the entry's id. Paging resumes at any edge, mid-page included, and an
 // entry pushed down the first page by newer ones is found again by its id.
 import { badUserInput } from '../../errors/codes.ts';
-import type { CursorPage } from '../../upstream/pages.ts';
+import type { ListPage } from '../../upstream/filtered-page.ts';
 import {
   type Connection,
   type ConnectionArgs,
@@ -31,7 +31,7 @@ interface Position {
   entryId: string;
 }
 
-type FetchPage<T> = (upstreamCursor: string | null) => Promise<CursorPage<T>>;
+type FetchPage<T> = (upstreamCursor: string | null) => Promise<ListPage<T>>;
 
 interface Walk<T> {
   list: NamedList;
@@ -55,7 +55,7 @@ function decodePosition(list: string, cursor: string, argument: string): Positio
 }
 
 /** Where a position's entry is in its page: found by id, else where it was. */
-function locate<T>(walk: Walk<T>, page: CursorPage<T>, position: Position): number {
+function locate<T>(walk: Walk<T>, page: ListPage<T>, position: Position): number {
   for (let index = 0; page.has(index); index++) {
     if (walk.idOf(page.at(index)) === position.entryId) return index;
   }
