@@ -49,14 +49,16 @@ HogFunctionDraftRef.implement({
       nullable: true,
       description: 'A staged description; null: PostHog stages config only.',
     }),
-    hog: t.exposeString('hog', { nullable: true, description: DESCRIPTIONS.hog }),
+    hog: t.exposeString('hog', { nullable: true, description: `Staged: ${DESCRIPTIONS.hog}` }),
     inputsSchema: t.field(
-      jsonField(DESCRIPTIONS.inputsSchema, (d: HogFunctionDraftRecord) => d.inputsSchema),
+      jsonField(`Staged: ${DESCRIPTIONS.inputsSchema}`, (d: HogFunctionDraftRecord) => d.inputsSchema),
     ),
-    inputs: t.field(jsonField(DESCRIPTIONS.inputs, (d: HogFunctionDraftRecord) => d.inputs)),
-    filters: t.field(jsonField(DESCRIPTIONS.filters, (d: HogFunctionDraftRecord) => d.filters)),
-    mappings: t.field(jsonField(DESCRIPTIONS.mappings, (d: HogFunctionDraftRecord) => d.mappings)),
-    masking: t.field(jsonField(DESCRIPTIONS.masking, (d: HogFunctionDraftRecord) => d.masking)),
+    inputs: t.field(jsonField(`Staged: ${DESCRIPTIONS.inputs}`, (d: HogFunctionDraftRecord) => d.inputs)),
+    filters: t.field(jsonField(`Staged: ${DESCRIPTIONS.filters}`, (d: HogFunctionDraftRecord) => d.filters)),
+    mappings: t.field(
+      jsonField(`Staged: ${DESCRIPTIONS.mappings}`, (d: HogFunctionDraftRecord) => d.mappings),
+    ),
+    masking: t.field(jsonField(`Staged: ${DESCRIPTIONS.masking}`, (d: HogFunctionDraftRecord) => d.masking)),
   }),
 });
 

@@ -12,19 +12,20 @@ import { HogFunctionRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
 
 const clientMutationId = { description: CLIENT_MUTATION_ID };
-const functionId = {
-  required: true,
-  description: 'The global id (`HogFunction.id`) of the function.',
-} as const;
+const functionId = (action: string) =>
+  ({ required: true, description: `The global id (\`HogFunction.id\`) of the function ${action}.` }) as const;
 
 const PreviewInput = builder.inputType('PreviewHogFunctionPublishInput', {
   description: 'The function whose staged draft to preview.',
-  fields: (t) => ({ id: t.id(functionId), clientMutationId: t.string(clientMutationId) }),
+  fields: (t) => ({
+    id: t.id(functionId('whose draft to preview')),
+    clientMutationId: t.string(clientMutationId),
+  }),
 });
 const PublishInput = builder.inputType('PublishHogFunctionDraftInput', {
   description: 'The function whose staged draft to publish, and the preview’s token.',
   fields: (t) => ({
-    id: t.id(functionId),
+    id: t.id(functionId('whose draft to publish')),
     confirmToken: t.string({
       description:
         'previewHogFunctionPublish’s confirmToken: required for an enabled function, not for a disabled one; valid 15 minutes.',
@@ -34,12 +35,15 @@ const PublishInput = builder.inputType('PublishHogFunctionDraftInput', {
 });
 const DiscardInput = builder.inputType('DiscardHogFunctionDraftInput', {
   description: 'The function whose staged draft to discard.',
-  fields: (t) => ({ id: t.id(functionId), clientMutationId: t.string(clientMutationId) }),
+  fields: (t) => ({
+    id: t.id(functionId('whose draft to discard')),
+    clientMutationId: t.string(clientMutationId),
+  }),
 });
 const RestoreInput = builder.inputType('RestoreHogFunctionRevisionInput', {
   description: 'The function, the revision to stage as its draft, and whether to replace a staged one.',
   fields: (t) => ({
-    id: t.id(functionId),
+    id: t.id(functionId('to restore a revision of')),
     version: t.int({ required: true, description: 'The revision’s version (HogFunctionRevision.version).' }),
     overwrite: t.boolean({
       description: 'true replaces a draft already staged; otherwise that is CONFLICT (DRAFT_EXISTS).',
@@ -53,14 +57,14 @@ interface FunctionPayload {
   hogFunction: HogFunctionRecord | Promise<HogFunctionRecord>;
 }
 
-const functionPayload = (name: string, description: string) =>
+const functionPayload = (name: string, description: string, functionDescription: string) =>
   builder.objectRef<FunctionPayload>(name).implement({
     description,
     fields: (t) => ({
       hogFunction: t.field({
         type: HogFunctionRef,
         nullable: true,
-        description: 'The function as PostHog answered the write.',
+        description: functionDescription,
         resolve: (p) => p.hogFunction,
       }),
       clientMutationId: clientMutationIdField(t),
@@ -106,7 +110,13 @@ builder.mutationFields((t) => ({
     description: scoped(
       'Previews publishing the staged draft (POST …/publish/ with confirm=false): changes nothing; says which fields would change and hands the token publishHogFunctionDraft takes (valid 15 minutes). Nothing staged: BAD_USER_INPUT.',
     ),
-    args: { input: t.arg({ type: PreviewInput, required: true, description: 'The function.' }) },
+    args: {
+      input: t.arg({
+        type: PreviewInput,
+        required: true,
+        description: 'The function whose draft to preview.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const key = decodeHogFunctionGlobalId(input.id);
       const preview = await ctx.loaders.hogFunctionHistory.preview(key);
@@ -118,7 +128,11 @@ builder.mutationFields((t) => ({
     },
   }),
   publishHogFunctionDraft: t.field({
-    type: functionPayload('PublishHogFunctionDraftPayload', 'The function after its draft was published.'),
+    type: functionPayload(
+      'PublishHogFunctionDraftPayload',
+      'The function after its draft was published.',
+      'The function as PostHog answered the publish: its draft now live, its version one higher.',
+    ),
     nullable: true,
     description: scoped(
       'Publishes the staged draft (POST …/publish/ with confirm=true): it becomes the live config, a new version. An enabled function needs the preview’s confirmToken; a token that no longer matches (the draft or the function changed since) is CONFLICT (STALE_UPDATE).',
@@ -133,12 +147,22 @@ builder.mutationFields((t) => ({
     },
   }),
   discardHogFunctionDraft: t.field({
-    type: functionPayload('DiscardHogFunctionDraftPayload', 'The function without its staged draft.'),
+    type: functionPayload(
+      'DiscardHogFunctionDraftPayload',
+      'The function without its staged draft.',
+      'The function as PostHog answered the discard: its draft null, its live config unchanged.',
+    ),
     nullable: true,
     description: scoped(
       'Discards the staged draft (POST …/discard_draft/); with nothing staged, answers the function as it is (no error).',
     ),
-    args: { input: t.arg({ type: DiscardInput, required: true, description: 'The function.' }) },
+    args: {
+      input: t.arg({
+        type: DiscardInput,
+        required: true,
+        description: 'The function whose draft to discard.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const hogFunction = await ctx.loaders.hogFunctionHistory.discard(decodeHogFunctionGlobalId(input.id));
       return { clientMutationId: input.clientMutationId ?? null, hogFunction };
@@ -148,6 +172,7 @@ builder.mutationFields((t) => ({
     type: functionPayload(
       'RestoreHogFunctionRevisionPayload',
       'The function with the revision staged as its draft.',
+      'The function as PostHog answered the restore: the revision staged as its draft, its live config unchanged.',
     ),
     nullable: true,
     description: scoped(

@@ -34,10 +34,10 @@ const CASES: Case[] = [
   },
   {
     name: '429 with a Retry-After past the deadline',
-    action: { kind: 'status', status: 429, headers: { 'retry-after': '600' } },
+    action: { kind: 'status', status: 429, headers: { 'retry-after': '240' } },
     code: 'RATE_LIMITED',
     getAttempts: 1,
-    extensions: { retryAfter: 600 },
+    extensions: { retryAfter: 240 },
   },
   {
     name: 'connection reset',

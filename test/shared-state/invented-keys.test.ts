@@ -1,6 +1,6 @@
 // 10,000 invented keys beside one real key, with a Redis: every per-key map keeps its bound, and
 // the real key keeps what it holds. The real key holds a subscription's slot (its only one:
-// MAX_SUBSCRIPTIONS_PER_KEY=1) and is paused by a 429 with Retry-After: 600 from the reference
+// MAX_SUBSCRIPTIONS_PER_KEY=1) and is paused by a 429 with Retry-After: 240 from the reference
 // upstream; then 10,000 queries and 300 subscriptions come with keys nobody issued (each a 401
 // upstream, UNAUTHENTICATED). After them the real key is still paused (RATE_LIMITED with no
 // upstream call), its slot still held (here and in Redis: a second subscription is refused), the
@@ -83,12 +83,12 @@ describe('10,000 invented keys beside one real key that is paused and holds a sl
       action: {
         kind: 'status',
         status: 429,
-        headers: { 'retry-after': '600' },
+        headers: { 'retry-after': '240' },
         body: { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled.', attr: null },
       },
     });
     const throttled = await h.gql(ONE_CONFIG, {}, REAL);
-    expect(throttled.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 600 });
+    expect(throttled.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 240 });
 
     // The flood: each invented key makes one upstream call (a 401) and gets a budget entry.
     await inBatches(INVENTED, 50, async (i) => {
