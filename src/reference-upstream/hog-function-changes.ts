@@ -1,11 +1,11 @@
 // What an update to a hog function leaves in its activity entry: `changes_between("HogFunction",
 // before, after)` (posthog/models/activity_logging/activity_log.py, code-index id 54528403137).
 // Every model field is compared except the common exclusions (ids, timestamps, team, created_by)
-// and HogFunction's own (`bytecode`, `icon_url`); `encrypted_inputs`, where the secret values
+// and HogFunction's own `field_exclusions` (activity_log.py@7c88b78: bytecode, transpiled,
+// icon_url, version, draft_updated_at, revisions); `encrypted_inputs`, where the secret values
 // live, is in `field_with_masked_contents`, so its change is written with "masked" for both
 // values; `execution_order` is shown as `priority`. An empty value ('' [] {} null) on one side
 // makes the change `created` or `deleted` rather than `changed`.
-import { compiled } from './hog-function-view.ts';
 import type { ActivityChange, HogFunction } from './model.ts';
 
 /** The HogFunction model's compared fields, in its field order, as stored. */
@@ -25,7 +25,6 @@ function snapshot(fn: HogFunction): [string, unknown][] {
     ['enabled', fn.enabled],
     ['type', fn.type],
     ['hog', fn.hog],
-    ['transpiled', compiled(fn).transpiled],
     ['inputs_schema', fn.inputsSchema],
     ['inputs', inputs],
     ['encrypted_inputs', encrypted],
@@ -34,7 +33,6 @@ function snapshot(fn: HogFunction): [string, unknown][] {
     ['masking', fn.masking],
     ['template_id', fn.templateId],
     ['execution_order', fn.executionOrder],
-    ['version', fn.version],
   ];
 }
 

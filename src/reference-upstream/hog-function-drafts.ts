@@ -53,9 +53,9 @@ function applyDraft(fn: HogFunction): void {
   fn.masking = content.masking ?? null;
 }
 
-/** An activity entry's changes for the cycle: the live fields (without `version`, excluded) and the draft's. */
+/** An activity entry's changes for the cycle: the live fields and the draft's. */
 export const cycleChanges = (before: HogFunction, after: HogFunction, leak: boolean): ActivityChange[] => [
-  ...hogChanges(before, after, leak).filter((c) => c.field !== 'version'),
+  ...hogChanges(before, after, leak),
   ...draftChanges(before.draft ?? null, after.draft ?? null, leak),
 ];
 
