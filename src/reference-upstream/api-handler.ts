@@ -1,13 +1,21 @@
 // The reference upstream's /api: one request's way through it, as PostHog's middleware takes it
-// (faults injected by a test, then the route, the key, the project, the scope, the throttle),
+// (faults injected by a test, then the route, the key, the project and the scope, or in
+// posthog-2026 the scope and the project, then the throttle),
 // logged in the request log.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, endpointNotFound, methodNotAllowed, serverError } from './api-error.ts';
-import { authenticate, requireCustomActionAccess, requireScope, resolveProject } from './auth.ts';
+import { ApiError, endpointNotFound, methodNotAllowed, permissionDenied, serverError } from './api-error.ts';
+import {
+  authenticate,
+  CUSTOM_ACTION_REFUSED_2026,
+  requireCustomActionAccess,
+  requireScope,
+  resolveProject,
+} from './auth.ts';
 import { type ParsedBody, readBody } from './body.ts';
 import { sleep, writeSlowly } from './faults.ts';
+import type { ApiKey } from './model.ts';
 import type { Reply } from './reply.ts';
-import { ROUTES, routes } from './routes.ts';
+import { type Operation, ROUTES, routes } from './routes.ts';
 import { send } from './send.ts';
 import type { RequestLogEntry, UpstreamState } from './state.ts';
 
@@ -94,11 +102,21 @@ function answer(state: UpstreamState, req: IncomingMessage, url: URL, body: unkn
   const { store, dialect } = state;
   const key = authenticate(store, req.headers.authorization);
   const params = match.m!.groups ?? {};
-  const project = match.route.projectScoped ? resolveProject(store, key, params.project!) : undefined;
   const operation = match.route.methods[method];
-  if (!operation) throw methodNotAllowed(method);
-  if (operation.custom) requireCustomActionAccess(dialect, key, operation.scope);
-  else requireScope(key, operation.scope);
+  const resolve = () => (match.route.projectScoped ? resolveProject(store, key, params.project!) : undefined);
+  let project: ReturnType<typeof resolve>;
+  if (dialect === 'posthog-2026') {
+    // posthog/api/routing.py@00f00ca, get_permissions: APIScopePermission runs before
+    // TeamMemberAccessPermission, and DRF runs both before it looks for the method's handler;
+    // a method the view lacks has no action, so no scope (posthog/permissions.py@001027c).
+    if (!operation) throw permissionDenied(CUSTOM_ACTION_REFUSED_2026);
+    checkScope(dialect, key, operation);
+    project = resolve();
+  } else {
+    project = resolve();
+    if (!operation) throw methodNotAllowed(method);
+    checkScope(dialect, key, operation);
+  }
   state.throttle.check(key.value);
   if (body instanceof Error) throw body;
   store.requestOrigin = requestOrigin(req);
@@ -107,6 +125,11 @@ function answer(state: UpstreamState, req: IncomingMessage, url: URL, body: unkn
   } finally {
     store.requestOrigin = null;
   }
+}
+
+function checkScope(dialect: UpstreamState['dialect'], key: ApiKey, operation: Operation): void {
+  if (operation.custom) requireCustomActionAccess(dialect, key, operation.scope);
+  else requireScope(key, operation.scope);
 }
 
 /**

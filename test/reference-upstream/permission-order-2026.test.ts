@@ -1,0 +1,56 @@
+// The posthog-2026 dialect checks a request as PostHog's permission chain does
+// (posthog/api/routing.py@00f00ca, get_permissions: APIScopePermission before
+// TeamMemberAccessPermission; posthog/permissions.py@001027c, APIScopePermission: an action in no
+// scope list, as a method the view lacks, is "This action does not support personal API key
+// access"). DRF runs the permissions before it looks for the method's handler.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
+import { rest } from './rest.ts';
+
+const REFUSED = {
+  type: 'authentication_error',
+  code: 'permission_denied',
+  detail: 'This action does not support personal API key access',
+  attr: null,
+};
+
+describe('the permission order, posthog-2026 dialect', () => {
+  let upstream: ReferenceUpstream;
+  beforeAll(async () => {
+    upstream = await startReferenceUpstream({ dialect: 'posthog-2026' });
+  });
+  afterAll(() => upstream.close());
+
+  it('asks for the scope before project membership and existence', async () => {
+    // phx_read lacks hog_function:read; its user belongs to no organization of project 3.
+    for (const project of ['3', '999', 'abc']) {
+      const { status, body } = await rest(upstream, 'GET', `/api/projects/${project}/hog_functions/`, {
+        key: 'phx_read',
+      });
+      expect(status).toBe(403);
+      expect(body.detail).toBe("API key missing required scope 'hog_function:read'");
+    }
+    // With the scope, membership and existence answer as before.
+    const foreign = await rest(upstream, 'GET', '/api/projects/1/hog_functions/', { key: 'phx_other' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.detail).toBe("You don't have access to the project.");
+    const unknown = await rest(upstream, 'GET', '/api/projects/999/hog_functions/');
+    expect(unknown.body.detail).toBe('Project not found.');
+  });
+
+  it('refuses a method the endpoint lacks to every personal key, before its 405', async () => {
+    const cases: [string, string][] = [
+      ['PUT', '/api/projects/1/pipeline_destination_configs/'],
+      ['DELETE', '/api/projects/1/hog_functions/'],
+      ['POST', '/api/projects/1/batch_exports/1/runs/'],
+      ['PUT', '/api/projects/999/activity_log/'],
+    ];
+    for (const [method, path] of cases) {
+      for (const key of ['phx_full', 'phx_legacy', 'phx_other']) {
+        const { status, body } = await rest(upstream, method, path, { key, json: {} });
+        expect({ method, path, key, status }).toEqual({ method, path, key, status: 403 });
+        expect(body).toEqual(REFUSED);
+      }
+    }
+  });
+});
