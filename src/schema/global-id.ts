@@ -1,6 +1,7 @@
 // Global object ids: base64 of `Project:<projectId>`, `DestinationConfig:<projectId>:<id>`,
 // `HogFunction:<projectId>:<uuid>`, `BatchExport:<projectId>:<uuid>`, or
-// `BatchExportRun:`/`BatchExportBackfill:<projectId>:<export uuid>:<uuid>`.
+// `BatchExportRun:`/`BatchExportBackfill:<projectId>:<export uuid>:<uuid>`, or
+// `HogFunctionRevision:<projectId>:<function uuid>:<version>`.
 // Opaque to callers; decoded strictly (canonical base64, known type, valid segments), so a
 // malformed, tampered or foreign id is BAD_USER_INPUT and never reaches the upstream.
 import { badUserInput } from '../errors/codes.ts';
@@ -12,7 +13,8 @@ export type GlobalId =
   | { typename: 'HogFunction'; projectId: string; uuid: string }
   | { typename: 'BatchExport'; projectId: string; uuid: string }
   | { typename: 'BatchExportRun'; projectId: string; exportUuid: string; uuid: string }
-  | { typename: 'BatchExportBackfill'; projectId: string; exportUuid: string; uuid: string };
+  | { typename: 'BatchExportBackfill'; projectId: string; exportUuid: string; uuid: string }
+  | { typename: 'HogFunctionRevision'; projectId: string; uuid: string; version: number };
 
 /** The types whose id is `<projectId>:<uuid>`. */
 const UUID_TYPES = ['HogFunction', 'BatchExport'] as const;
@@ -26,6 +28,10 @@ const BY_UUID = new RegExp(
 );
 const EXPORT_CHILD = new RegExp(
   `^(${EXPORT_CHILD_TYPES.join('|')}):(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN})$`,
+);
+/** A version as HogFunction.version counts: 0 or more, no leading zero, within a GraphQL Int. */
+const REVISION = new RegExp(
+  `^HogFunctionRevision:(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN}):(0|[1-9]\\d{0,8})$`,
 );
 const MAX_ID_LENGTH = 200;
 
@@ -87,7 +93,7 @@ export const exportChildGlobalId = (
 export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const invalid = () =>
     badUserInput(
-      `${field} is not a global id of this API; use the \`id\` of a Project, a DestinationConfig, a HogFunction, a BatchExport, a BatchExportRun or a BatchExportBackfill.`,
+      `${field} is not a global id of this API; use the \`id\` of a Project, a DestinationConfig, a HogFunction, a HogFunctionRevision, a BatchExport, a BatchExportRun or a BatchExportBackfill.`,
       {
         field,
       },
@@ -107,6 +113,14 @@ export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const byUuid = BY_UUID.exec(text);
   if (byUuid)
     return { typename: byUuid[1] as (typeof UUID_TYPES)[number], projectId: byUuid[2]!, uuid: byUuid[3]! };
+  const revision = REVISION.exec(text);
+  if (revision)
+    return {
+      typename: 'HogFunctionRevision',
+      projectId: revision[1]!,
+      uuid: revision[2]!,
+      version: Number(revision[3]),
+    };
   const child = EXPORT_CHILD.exec(text);
   if (child)
     return {

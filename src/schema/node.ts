@@ -1,4 +1,5 @@
-// Global ids: `node` and `nodes` refetch a Project or a DestinationConfig by its `id`. Each id is
+// Global ids: `node` and `nodes` refetch any Node (a Project, a DestinationConfig, a HogFunction
+// or one of its revisions, a BatchExport, its runs and backfills) by its `id`. Each id is
 // decoded on its own, so in `nodes` a bad id nulls only its own item (with BAD_USER_INPUT).
 import type { GatewayContext } from '../context.ts';
 import { isOutOfReach } from '../errors/codes.ts';
@@ -18,6 +19,12 @@ async function loadNode(ctx: GatewayContext, id: GlobalId, listFieldsSuffice = f
         { projectId: id.projectId, uuid: id.uuid },
         { fromLists: listFieldsSuffice },
       );
+    if (id.typename === 'HogFunctionRevision')
+      return await ctx.loaders.hogFunctionHistory.revision({
+        projectId: id.projectId,
+        uuid: id.uuid,
+        version: id.version,
+      });
     if (id.typename === 'BatchExport')
       return await ctx.loaders.batchExports.load(
         { projectId: id.projectId, uuid: id.uuid },
@@ -45,7 +52,7 @@ builder.queryFields((t) => ({
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description:
-      'A Project, DestinationConfig, HogFunction, BatchExport, BatchExportRun or BatchExportBackfill by its global id (one upstream call); null when it does not exist or belongs to a project the key cannot reach. The scope needed depends on the id’s type: project:read for a Project (GET /api/projects/:id/), plugin:read for a DestinationConfig (GET …/pipeline_destination_configs/:id/), hog_function:read for a HogFunction (GET …/hog_functions/:id/), batch_export:read for a batch export, its runs and backfills (GET …/batch_exports/:id/…); a key without it gets FORBIDDEN naming the scope. A malformed id is BAD_USER_INPUT.',
+      'A Project, DestinationConfig, HogFunction, HogFunctionRevision, BatchExport, BatchExportRun or BatchExportBackfill by its global id (one upstream call); null when it does not exist or belongs to a project the key cannot reach. The scope needed depends on the id’s type: project:read for a Project (GET /api/projects/:id/), plugin:read for a DestinationConfig (GET …/pipeline_destination_configs/:id/), hog_function:read for a HogFunction (GET …/hog_functions/:id/) or a HogFunctionRevision (GET …/hog_functions/:id/revisions/:version/), batch_export:read for a batch export, its runs and backfills (GET …/batch_exports/:id/…); a key without it gets FORBIDDEN naming the scope. A malformed id is BAD_USER_INPUT.',
     args: { id: t.arg.id({ required: true, description: 'A global id, as returned in `id`.' }) },
     resolve: (_root, args, ctx) => loadNode(ctx, decodeGlobalId(args.id)),
   }),
