@@ -163,8 +163,13 @@ function orderedCursorPage(
   const last = page[page.length - 1];
   let next: string | null = null;
   if ((hasNext || follow) && last) next = link({ reverse: false, position: position(last) });
+  // DRF's get_next_link (rest_framework/pagination.py@6ea95b6): an empty reverse page links
+  // forward from the cursor's own position.
+  else if (hasNext && cursor.reverse) next = link({ reverse: false, position: cursor.position });
   // TailFollowingCursorPagination: nothing new, so the same cursor again (none without one).
   else if (follow && asked !== null) next = link(cursor);
-  const previous = hasPrevious && page.length ? link({ reverse: true, position: position(page[0]!) }) : null;
+  // get_previous_link: an empty page (read past the end) links back from the cursor's position.
+  const previousPosition = page.length ? position(page[0]!) : cursor.position;
+  const previous = hasPrevious ? link({ reverse: true, position: previousPosition }) : null;
   return { next, previous, results: page };
 }

@@ -53,9 +53,11 @@ export function orderedCursorPage<T>(
     Number.isFinite(c.position) ? linkWith(url, { cursor: encodeCursor(c) }) : null;
   const last = page[page.length - 1];
   const first = page[0];
+  // DRF's get_next_link / get_previous_link (rest_framework/pagination.py@6ea95b6): an empty
+  // page (a cursor read past either end) links from the cursor's own position.
   return {
-    next: hasNext && last ? link({ reverse: false, position: pos(last) }) : null,
-    previous: hasPrevious && first ? link({ reverse: true, position: pos(first) }) : null,
+    next: hasNext ? link({ reverse: false, position: last ? pos(last) : cursor.position }) : null,
+    previous: hasPrevious ? link({ reverse: true, position: first ? pos(first) : cursor.position }) : null,
     results: page,
   };
 }
