@@ -203,6 +203,19 @@ export const ROUTES: Route[] = [
     projectScoped: true,
     methods: { GET: { scope: 'activity_log:read', custom: true, handle: importantChanges } },
   },
+  // posthog/api/my_notifications.py@31b95ce: scope_object "INTERNAL", so every personal key is refused.
+  ...['my_notifications', 'my_notifications/bookmark'].map((path) => ({
+    pattern: route(`${PROJECT}/${path}`),
+    dialects: ONLY_2026,
+    projectScoped: true,
+    methods: {
+      [path.endsWith('bookmark') ? 'POST' : 'GET']: {
+        scope: 'INTERNAL',
+        custom: true,
+        handle: refuseToPersonalKeys,
+      },
+    },
+  })),
   ...HOG_FUNCTION_ROUTES,
   ...BATCH_EXPORT_ROUTES,
 ];

@@ -38,6 +38,26 @@ describe('the permission order, posthog-2026 dialect', () => {
     expect(unknown.body.detail).toBe('Project not found.');
   });
 
+  it('refuses my_notifications, whose scope object is INTERNAL, to every personal key', async () => {
+    // posthog/api/my_notifications.py@31b95ce: MyNotificationsViewSet, scope_object "INTERNAL",
+    // list and the bookmark action; permissions.py@001027c gives INTERNAL no required scope.
+    const cases: [string, string][] = [
+      ['GET', '/api/projects/1/my_notifications/'],
+      ['GET', '/api/projects/3/my_notifications'],
+      ['POST', '/api/projects/1/my_notifications/bookmark/'],
+    ];
+    for (const [method, path] of cases) {
+      for (const key of ['phx_full', 'phx_read']) {
+        const { status, body } = await rest(upstream, method, path, {
+          key,
+          json: method === 'POST' ? {} : undefined,
+        });
+        expect({ path, key, status }).toEqual({ path, key, status: 403 });
+        expect(body).toEqual(REFUSED);
+      }
+    }
+  });
+
   it('refuses a method the endpoint lacks to every personal key, before its 405', async () => {
     const cases: [string, string][] = [
       ['PUT', '/api/projects/1/pipeline_destination_configs/'],
