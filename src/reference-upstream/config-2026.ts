@@ -8,8 +8,8 @@ import { permissionDenied, serverError, validationError } from './api-error.ts';
 import { CUSTOM_ACTION_REFUSED_2026 } from './auth.ts';
 import { SECRET_MASK } from './dialect.ts';
 import { validateHogWrite } from './hog-function-write.ts';
-import { HOG_TEMPLATES, legacyTemplateId } from './hog-seed.ts';
 import type { ActivityChange, ApiKey, DestinationConfig, HogFunction, Plugin } from './model.ts';
+import { pluginInfo2026, templateOf } from './plugin-info-2026.ts';
 import type { Reply, RouteContext } from './reply.ts';
 import { empty } from './reply.ts';
 import { seededUuid } from './seed.ts';
@@ -19,19 +19,17 @@ import type { WritableFields } from './validation.ts';
 export const PLUGIN_CREATION_REMOVED =
   'Plugin creation is no longer possible. Please refer to the Hog Functions documentation for more information.';
 
-/** PluginConfigSerializer.to_representation and PluginSerializer's hog_function_migration_available. */
+/** PluginConfigSerializer.to_representation, `plugin_info` as PluginSerializer answers it. */
 export function config2026(store: Store, answer: Record<string, unknown>): Record<string, unknown> {
   const plugin = store.plugins.get(answer.plugin as number)!;
   const info = answer.plugin_info as Record<string, unknown> | null;
   return {
     ...answer,
-    plugin_info: info && { ...info, hog_function_migration_available: templateOf(plugin) !== undefined },
+    plugin_info: info && pluginInfo2026(store, plugin, answer.team_id as number),
     name: answer.name || plugin.name,
     description: answer.description || plugin.description,
   };
 }
-
-const templateOf = (plugin: Plugin) => HOG_TEMPLATES.find((t) => t.id === legacyTemplateId(plugin));
 
 /**
  * PluginConfigSerializer.create: a hog function from the plugin's `plugin-<slug>` template, the
