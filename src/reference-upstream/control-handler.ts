@@ -4,6 +4,7 @@ import { type ParsedBody, readBody } from './body.ts';
 import type { FaultRule } from './faults.ts';
 import { setCohort } from './hog-filter-compile.ts';
 import { handleDraftControl } from './hog-function-draft-edit.ts';
+import { handleConfirmTokenControl } from './hog-function-token-control.ts';
 import { send } from './send.ts';
 import type { UpstreamState } from './state.ts';
 
@@ -47,6 +48,8 @@ export async function handleControl(
       return send(res, { status: 200, json: { perMinute: state.throttle.perMinute } });
     case 'POST /__control/hog-function-draft':
       return handleDraftControl(state, data, res);
+    case 'POST /__control/hog-function-publish-token':
+      return handleConfirmTokenControl(state, data, res);
     case 'PUT /__control/cohorts':
       return send(res, setCohort(state.store, data));
     case 'POST /__control/reset':

@@ -112,6 +112,8 @@ export function callsOf(
     case 'HogFunction.metrics':
     case 'HogFunction.revision':
     case 'HogFunctionRevision.hogFunction':
+    case 'PreviewHogFunctionPublishPayload.hogFunction':
+      // PostHog's preview does not answer the function: it is read when selected.
       return 1;
     case 'HogFunctionRevision.hog':
     case 'HogFunctionRevision.inputsSchema':
@@ -123,9 +125,6 @@ export function callsOf(
       return 1;
     case 'HogFunction.revisions':
       return args.last != null && args.before == null ? 2 : 1;
-    case 'Mutation.previewHogFunctionPublish':
-      // The preview, then the function (PostHog's preview does not answer it).
-      return 2;
     case 'Query.nodes':
       return Array.isArray(args.ids) ? args.ids.length : 1;
     case 'Project.name':

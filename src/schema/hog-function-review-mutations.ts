@@ -4,6 +4,7 @@
 // (upstream/conflict.ts).
 
 import { badUserInput } from '../errors/codes.ts';
+import type { HogFunctionKey } from '../loaders/hog-functions.ts';
 import type { HogFunctionRecord } from '../upstream/records.ts';
 import { builder } from './builder.ts';
 import { decodeHogFunctionGlobalId } from './global-id.ts';
@@ -54,7 +55,16 @@ const RestoreInput = builder.inputType('RestoreHogFunctionRevisionInput', {
 
 interface FunctionPayload {
   clientMutationId: string | null;
-  hogFunction: HogFunctionRecord | Promise<HogFunctionRecord>;
+  hogFunction: HogFunctionRecord;
+}
+
+/** The preview's answer; the function is read only when selected (PostHog's preview does not answer it). */
+interface PreviewAnswer {
+  clientMutationId: string | null;
+  key: HogFunctionKey;
+  confirmToken: string;
+  changedFields: string[];
+  draftUpdatedAt: string;
 }
 
 const functionPayload = (name: string, description: string, functionDescription: string) =>
@@ -71,35 +81,30 @@ const functionPayload = (name: string, description: string, functionDescription:
     }),
   });
 
-const PreviewPayload = builder
-  .objectRef<FunctionPayload & { confirmToken: string; changedFields: string[]; draftUpdatedAt: string }>(
-    'PreviewHogFunctionPublishPayload',
-  )
-  .implement({
-    description: 'What publishing the staged draft would change; nothing changed.',
-    fields: (t) => ({
-      hogFunction: t.field({
-        type: HogFunctionRef,
-        nullable: true,
-        description:
-          'The function as it is (GET …/hog_functions/:id/: PostHog’s preview does not answer it).',
-        resolve: (p) => p.hogFunction,
-      }),
-      confirmToken: t.exposeString('confirmToken', {
-        description: 'The token publishHogFunctionDraft takes.',
-      }),
-      changedFields: t.exposeStringList('changedFields', {
-        description:
-          'The config fields the publish would change, as PostHog names them (hog, inputs, filters, …).',
-      }),
-      draftUpdatedAt: t.field({
-        type: 'DateTime',
-        description: 'When the previewed draft was staged.',
-        resolve: (p) => p.draftUpdatedAt,
-      }),
-      clientMutationId: clientMutationIdField(t),
+const PreviewPayload = builder.objectRef<PreviewAnswer>('PreviewHogFunctionPublishPayload').implement({
+  description: 'What publishing the staged draft would change; nothing changed.',
+  fields: (t) => ({
+    hogFunction: t.field({
+      type: HogFunctionRef,
+      nullable: true,
+      description: 'The function as it is (GET …/hog_functions/:id/: PostHog’s preview does not answer it).',
+      resolve: (p, _args, ctx) => ctx.loaders.hogFunctions.load(p.key),
     }),
-  });
+    confirmToken: t.exposeString('confirmToken', {
+      description: 'The token publishHogFunctionDraft takes.',
+    }),
+    changedFields: t.exposeStringList('changedFields', {
+      description:
+        'The config fields the publish would change, as PostHog names them (hog, inputs, filters, …).',
+    }),
+    draftUpdatedAt: t.field({
+      type: 'DateTime',
+      description: 'When the previewed draft was staged.',
+      resolve: (p) => p.draftUpdatedAt,
+    }),
+    clientMutationId: clientMutationIdField(t),
+  }),
+});
 
 const scoped = (text: string) => needsScopes(text, 'hog_function:write');
 
@@ -120,11 +125,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       const key = decodeHogFunctionGlobalId(input.id);
       const preview = await ctx.loaders.hogFunctionHistory.preview(key);
-      return {
-        ...preview,
-        clientMutationId: input.clientMutationId ?? null,
-        hogFunction: ctx.loaders.hogFunctions.load(key),
-      };
+      return { ...preview, clientMutationId: input.clientMutationId ?? null, key };
     },
   }),
   publishHogFunctionDraft: t.field({
