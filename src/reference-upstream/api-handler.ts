@@ -1,19 +1,14 @@
 // The reference upstream's /api: one request's way through it, as PostHog's middleware takes it
 // (faults injected by a test, then the route, the key, the project and the scope, or in
-// posthog-2026 the scope and the project, then the throttle),
+// posthog-2026 PostHog's permission chain (permission-chain-2026.ts), then the throttle),
 // logged in the request log.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, endpointNotFound, methodNotAllowed, permissionDenied, serverError } from './api-error.ts';
-import {
-  authenticate,
-  CUSTOM_ACTION_REFUSED_2026,
-  requireCustomActionAccess,
-  requireScope,
-  resolveProject,
-} from './auth.ts';
+import { ApiError, endpointNotFound, methodNotAllowed, serverError } from './api-error.ts';
+import { authenticate, requireCustomActionAccess, requireScope, resolveProject } from './auth.ts';
 import { type ParsedBody, readBody } from './body.ts';
 import { sleep, writeSlowly } from './faults.ts';
-import type { ApiKey } from './model.ts';
+import type { ApiKey, Project } from './model.ts';
+import { permit2026 } from './permission-chain-2026.ts';
 import type { Reply } from './reply.ts';
 import { type Operation, ROUTES, routes } from './routes.ts';
 import { send } from './send.ts';
@@ -100,32 +95,30 @@ function answer(state: UpstreamState, req: IncomingMessage, url: URL, body: unkn
   const match = ROUTES.map((r) => ({ route: r, m: r.pattern.exec(url.pathname) })).find((x) => x.m);
   if (!match || !routes(match.route, state.dialect, state.legacyRoutes)) throw endpointNotFound();
   const { store, dialect } = state;
-  const key = authenticate(store, req.headers.authorization);
   const params = match.m!.groups ?? {};
-  const operation = match.route.methods[method];
-  const resolve = () => (match.route.projectScoped ? resolveProject(store, key, params.project!) : undefined);
-  let project: ReturnType<typeof resolve>;
+  let key: ApiKey | null;
+  let project: Project | undefined;
   if (dialect === 'posthog-2026') {
-    // posthog/api/routing.py@00f00ca, get_permissions: APIScopePermission runs before
-    // TeamMemberAccessPermission, and DRF runs both before it looks for the method's handler;
-    // a method the view lacks has no action, so no scope (posthog/permissions.py@001027c).
-    if (!operation) throw permissionDenied(CUSTOM_ACTION_REFUSED_2026);
-    checkScope(dialect, key, operation);
-    project = resolve();
+    ({ key, project } = permit2026(store, match.route, method, params, req.headers.authorization));
   } else {
-    project = resolve();
-    if (!operation) throw methodNotAllowed(method);
-    checkScope(dialect, key, operation);
+    key = authenticate(store, req.headers.authorization);
+    project = match.route.projectScoped ? resolveProject(store, key, params.project!) : undefined;
   }
-  state.throttle.check(key.value);
+  const operation = match.route.methods[method];
+  if (!operation) throw methodNotAllowed(method);
+  if (dialect !== 'posthog-2026') checkScope(dialect, key!, operation);
+  if (key) state.throttle.check(key.value);
   if (body instanceof Error) throw body;
   store.requestOrigin = requestOrigin(req);
   try {
-    return answerWith(operation, state, key, project, params, body as ParsedBody, req, url);
+    return answerWith(operation, state, key ?? ANONYMOUS, project, params, body as ParsedBody, req, url);
   } finally {
     store.requestOrigin = null;
   }
 }
+
+/** The key an anonymous request's handler is given: the public catalog's handlers read none. */
+const ANONYMOUS: ApiKey = { value: '', userId: 0, scopes: [], currentProjectId: 1 };
 
 function checkScope(dialect: UpstreamState['dialect'], key: ApiKey, operation: Operation): void {
   if (operation.custom) requireCustomActionAccess(dialect, key, operation.scope);

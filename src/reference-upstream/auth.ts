@@ -51,14 +51,24 @@ export function requireCustomActionAccess(dialect: Dialect, key: ApiKey, scope: 
 
 /** Resolves `:project_id` (an integer or `@current`) for a key that must belong to its organization. */
 export function resolveProject(store: Store, key: ApiKey, projectId: string): Project {
+  const project = findProject(store, key, projectId);
+  requireMembership(store, key, project);
+  return project;
+}
+
+/** `:project_id` (an integer or `@current`), whoever may see it. */
+export function findProject(store: Store, key: ApiKey, projectId: string): Project {
   // PostHog parses the id as an integer first: a non-numeric one is a plain "Not found.".
   if (projectId !== '@current' && !/^\d+$/.test(projectId)) throw notFound();
   const id = projectId === '@current' ? key.currentProjectId : Number(projectId);
   const project = store.projects.get(id);
   if (!project) throw notFound('Project not found.');
+  return project;
+}
+
+export function requireMembership(store: Store, key: ApiKey, project: Project): void {
   const user = store.users.get(key.userId)!;
   if (!user.organizationIds.includes(project.organizationId)) {
     throw permissionDenied("You don't have access to the project.");
   }
-  return project;
 }

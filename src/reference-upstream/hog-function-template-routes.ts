@@ -46,9 +46,14 @@ export function listHogFunctionTemplates({ store, url }: RouteContext): Reply {
   const q = url.query;
   const types = q.get('type') ? [q.get('type')!] : (q.get('types')?.split(',') ?? ['destination']);
   const templateId = q.get('template_id');
+  // The anonymous catalog leaves hidden templates out (hog_function_template.py@b1d33f0).
+  const isPublic = url.path.startsWith('/api/public_hog_function_templates');
   const listed = HOG_TEMPLATES.filter(
     (t) =>
-      t.status !== 'deprecated' && types.includes(t.type) && (templateId === null || t.id === templateId),
+      t.status !== 'deprecated' &&
+      !(isPublic && t.status === 'hidden') &&
+      types.includes(t.type) &&
+      (templateId === null || t.id === templateId),
   );
   const page = limitOffsetPage(listed, url);
   const used = usage(store);

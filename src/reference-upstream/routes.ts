@@ -52,6 +52,10 @@ export interface Route {
   dialects?: readonly Dialect[];
   /** A legacy pipeline route: gone (404) from an upstream started with `legacyRoutes: false`. */
   legacy?: true;
+  /** posthog-2026: served without a key (AllowAny); a key sent is still authenticated. */
+  anonymous?: true;
+  /** posthog-2026: no check that the key's user belongs to the project's organization. */
+  anyOrganization?: true;
 }
 
 /** PostHog 2026 no longer routes these: any method, with or without a key, is 404. */
@@ -106,15 +110,30 @@ const HOG_FUNCTION_ROUTES: Route[] = [
   { pattern: route(`${HOG_FUNCTION}/metrics`), methods: { GET: hogRead(hogFunctionMetrics) } },
   { pattern: route(`${HOG_FUNCTION}/metrics/totals`), methods: { GET: hogRead(hogFunctionMetricsTotals) } },
   { pattern: route(`${HOG_FUNCTION}/invocations`), methods: { POST: hogWrite(invokeHogFunction) } },
+  // hog_function_template.py@b1d33f0: [IsAuthenticated, APIScopePermission], no membership check.
   {
     pattern: route(`${PROJECT}/hog_function_templates`),
+    anyOrganization: true as const,
     methods: { GET: hogRead(listHogFunctionTemplates) },
   },
   {
     pattern: route(`${PROJECT}/hog_function_templates/(?<id>[^/]+)`),
+    anyOrganization: true as const,
     methods: { GET: hogRead(retrieveHogFunctionTemplate) },
   },
 ].map((r) => ({ ...r, projectScoped: true, dialects: ONLY_2026 }));
+
+/** hog_function_template.py@b1d33f0: the same viewset's anonymous catalog (AllowAny). */
+const PUBLIC_TEMPLATE_ROUTES: Route[] = [
+  {
+    pattern: route('/api/public_hog_function_templates'),
+    methods: { GET: hogRead(listHogFunctionTemplates) },
+  },
+  {
+    pattern: route('/api/public_hog_function_templates/(?<id>[^/]+)'),
+    methods: { GET: hogRead(retrieveHogFunctionTemplate) },
+  },
+].map((r) => ({ ...r, projectScoped: false, anonymous: true, dialects: ONLY_2026 }));
 
 export const ROUTES: Route[] = [
   {
@@ -217,5 +236,6 @@ export const ROUTES: Route[] = [
     },
   })),
   ...HOG_FUNCTION_ROUTES,
+  ...PUBLIC_TEMPLATE_ROUTES,
   ...BATCH_EXPORT_ROUTES,
 ];

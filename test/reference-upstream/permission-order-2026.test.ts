@@ -21,21 +21,20 @@ describe('the permission order, posthog-2026 dialect', () => {
   });
   afterAll(() => upstream.close());
 
-  it('asks for the scope before project membership and existence', async () => {
+  it('resolves the project, then asks for the scope, then for membership', async () => {
     // phx_read lacks hog_function:read; its user belongs to no organization of project 3.
-    for (const project of ['3', '999', 'abc']) {
-      const { status, body } = await rest(upstream, 'GET', `/api/projects/${project}/hog_functions/`, {
-        key: 'phx_read',
-      });
-      expect(status).toBe(403);
-      expect(body.detail).toBe("API key missing required scope 'hog_function:read'");
-    }
-    // With the scope, membership and existence answer as before.
+    const foreignWithoutScope = await rest(upstream, 'GET', '/api/projects/3/hog_functions/', {
+      key: 'phx_read',
+    });
+    expect(foreignWithoutScope.status).toBe(403);
+    expect(foreignWithoutScope.body.detail).toBe("API key missing required scope 'hog_function:read'");
+    // APIScopePermission resolves the project (its organization) before it reads the key's scopes.
+    const unknown = await rest(upstream, 'GET', '/api/projects/999/hog_functions/', { key: 'phx_read' });
+    expect([unknown.status, unknown.body.detail]).toEqual([404, 'Project not found.']);
+    // With the scope, membership answers last.
     const foreign = await rest(upstream, 'GET', '/api/projects/1/hog_functions/', { key: 'phx_other' });
     expect(foreign.status).toBe(403);
     expect(foreign.body.detail).toBe("You don't have access to the project.");
-    const unknown = await rest(upstream, 'GET', '/api/projects/999/hog_functions/');
-    expect(unknown.body.detail).toBe('Project not found.');
   });
 
   it('refuses my_notifications, whose scope object is INTERNAL, to every personal key', async () => {
@@ -64,6 +63,7 @@ describe('the permission order, posthog-2026 dialect', () => {
       ['DELETE', '/api/projects/1/hog_functions/'],
       ['POST', '/api/projects/1/batch_exports/1/runs/'],
       ['PUT', '/api/projects/999/activity_log/'],
+      ['PATCH', '/api/projects/3/hog_functions/'],
     ];
     for (const [method, path] of cases) {
       for (const key of ['phx_full', 'phx_legacy', 'phx_other']) {
