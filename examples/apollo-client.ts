@@ -18,6 +18,7 @@ export const POSSIBLE_TYPES = {
     'BatchExportRun',
     'DestinationConfig',
     'HogFunction',
+    'HogFunctionRevision',
     'Project',
   ],
   Destination: ['BatchExport', 'DestinationConfig', 'HogFunction'],
