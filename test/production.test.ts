@@ -153,7 +153,9 @@ describe('the production path', () => {
     const first = lines.find(
       (line) => (line.startsWith('gateway:') && !line.includes('dist/ …')) || line.startsWith('{'),
     );
-    expect(first).toMatch(/^gateway: DEMO: in front of the embedded reference upstream \(posthog-2026 dialect/);
+    expect(first).toMatch(
+      /^gateway: DEMO: in front of the embedded reference upstream \(posthog-2026 dialect/,
+    );
     // npm runs the script in a shell that execs node: node is npm's own child, not the shell's.
     const [node] = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(npm.child.pid)], {
       encoding: 'utf8',
