@@ -8,8 +8,9 @@ import { backfillRecord } from './batch-export-history.ts';
 import type { BatchExport, BatchExportBackfill } from './batch-export-model.ts';
 import { orderedCursorPage, orderingOf } from './batch-export-paging.ts';
 import { isoMicros, pyStr } from './batch-export-readers.ts';
-import { nextBatchExportUuid, UUID } from './batch-export-routes.ts';
+import { nextBatchExportUuid } from './batch-export-routes.ts';
 import { offsets, serializeBackfill } from './batch-export-view.ts';
+import { uuidLookup } from './django-uuid.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
 
 const BACKFILLS_PAGE_SIZE = 50;
@@ -32,7 +33,8 @@ const invalid = (detail: string) => validationError(null, 'invalid_input', detai
 
 /** The viewset's queryset: the backfills of the export id in the URL, in this project. */
 function backfillsOf({ store, project, params }: RouteContext): BatchExportBackfill[] {
-  const id = (params.id ?? '').toLowerCase();
+  // safely_get_queryset's filter(batch_export_id=...): an id uuid.UUID refuses is a 500.
+  const id = uuidLookup(params.id);
   return [...store.batchExports.backfills.values()].filter(
     (b) => b.batchExportId === id && b.projectId === project.id,
   );
@@ -73,9 +75,9 @@ export function cancelBackfill(ctx: RouteContext): Reply {
 // products/batch_exports/backend/presentation/views/batch_export/backfills.py, BatchExportBackfillViewSet.create and create_backfill
 export function createBackfill(ctx: RouteContext): Reply {
   const { store, project } = ctx;
-  const id = (ctx.params.id ?? '').toLowerCase();
-  // BatchExport.objects.get(id=..., team_id=...): a deleted export is found too.
-  const exp = UUID.test(id) ? store.batchExports.exports.get(id) : undefined;
+  // BatchExport.objects.get(id=..., team_id=...): a deleted export is found too; an id uuid.UUID
+  // refuses is a 500.
+  const exp = store.batchExports.exports.get(uuidLookup(ctx.params.id));
   if (!exp || exp.projectId !== project.id) throw notFound('BatchExport not found.');
   const startInput = ctx.body.data.start_at ?? null;
   const endInput = ctx.body.data.end_at ?? null;

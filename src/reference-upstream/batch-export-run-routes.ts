@@ -9,8 +9,9 @@ import { backfillRecord } from './batch-export-history.ts';
 import { type BatchExportRun, RUN_STATUSES } from './batch-export-model.ts';
 import { orderedCursorPage, orderingOf } from './batch-export-paging.ts';
 import { exceptionsHogError } from './batch-export-readers.ts';
-import { nextBatchExportUuid, UUID } from './batch-export-routes.ts';
+import { nextBatchExportUuid } from './batch-export-routes.ts';
 import { runsOf, serializeRun } from './batch-export-view.ts';
+import { uuidLookup } from './django-uuid.ts';
 import { fieldError } from './hog-errors.ts';
 import { relativeDateParse } from './relative-date.ts';
 import { ok, type Reply, type RouteContext } from './reply.ts';
@@ -44,9 +45,10 @@ function windowedRuns(ctx: RouteContext): BatchExportRun[] {
   const from = relativeDateParse((byInterval ? q.get('start') : q.get('after')) || '-7d', now);
   const boundText = byInterval ? q.get('end') : q.get('before');
   const until = boundText ? relativeDateParse(boundText, now) : now;
-  const exportId = (params.id ?? '').toLowerCase();
+  // filter(batch_export_id=...): an id uuid.UUID refuses is a 500 (django-uuid.ts).
+  const exportId = uuidLookup(params.id);
   const exp = store.batchExports.exports.get(exportId);
-  if (!UUID.test(exportId) || !exp || exp.projectId !== project.id) return [];
+  if (!exp || exp.projectId !== project.id) return [];
   return runsOf(store, exportId).filter(
     (r) =>
       r.batchExportId === exportId &&
