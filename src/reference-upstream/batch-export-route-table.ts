@@ -10,6 +10,7 @@ import {
   listBackfills,
   retrieveBackfill,
 } from './batch-export-backfill-routes.ts';
+import { destinationTest } from './batch-export-destination-tests.ts';
 import {
   createBatchExport,
   deleteBatchExport,
@@ -34,6 +35,8 @@ const refused: Operation = { scope: 'batch_export:read', custom: true, handle: r
 
 export const BATCH_EXPORT_ROUTES: Route[] = [
   { pattern: route(EXPORTS), methods: { GET: read(listBatchExports), POST: write(createBatchExport) } },
+  // A list action: DRF's router matches it before the detail route, so `test` is no export id.
+  { pattern: route(`${EXPORTS}/test`), methods: { GET: read(destinationTest) } },
   {
     pattern: route(EXPORT),
     methods: {
