@@ -1,10 +1,13 @@
 // /api/projects/:project_id/hog_function_templates/ as PostHog serves it in late 2026
 // (products/cdp/backend/api/hog_function_template.py@16e598a, PublicHogFunctionTemplateViewSet):
 // scope hog_function:read; the list filters by `type` (one) or `types` (a comma list), default
-// ["destination"], and `template_id`; it never lists deprecated templates; pages are DRF's
-// limit/offset (100); each page is sorted by use (enabled functions made from it), then name.
-// A retrieve finds any template, deprecated and hidden ones too.
+// ["destination"], and `template_id`; it never lists deprecated templates, nor the flag-gated
+// ones a team lacks the flag for (the anonymous catalog: any flag-gated or hidden one); the whole
+// list is ordered by use (enabled functions of any project made from it), then lower-cased name,
+// then id, before DRF's limit/offset paging (100) (code-index id 69064927251,
+// _template_ids_by_popularity). A retrieve finds any template, deprecated, hidden and gated too.
 import { notFound } from './api-error.ts';
+import { FLAG_GATED_TEMPLATE_IDS, hiddenGatedTemplateIds } from './flag-gated-templates.ts';
 import { HOG_TEMPLATES } from './hog-seed.ts';
 import type { HogFunctionTemplate } from './model.ts';
 import { limitOffsetPage } from './pagination.ts';
@@ -42,27 +45,31 @@ function usage(store: Store): Map<string, number> {
 }
 
 // PublicHogFunctionTemplateViewSet.filter_queryset and list.
-export function listHogFunctionTemplates({ store, url }: RouteContext): Reply {
+export function listHogFunctionTemplates({ store, url, project }: RouteContext): Reply {
   const q = url.query;
   const types = q.get('type') ? [q.get('type')!] : (q.get('types')?.split(',') ?? ['destination']);
   const templateId = q.get('template_id');
   // The anonymous catalog leaves hidden templates out (hog_function_template.py@b1d33f0).
   const isPublic = url.path.startsWith('/api/public_hog_function_templates');
+  const gated = isPublic ? new Set(Object.keys(FLAG_GATED_TEMPLATE_IDS)) : hiddenGatedTemplateIds(project);
   const listed = HOG_TEMPLATES.filter(
     (t) =>
       t.status !== 'deprecated' &&
       !(isPublic && t.status === 'hidden') &&
+      !gated.has(t.id) &&
       types.includes(t.type) &&
       (templateId === null || t.id === templateId),
   );
-  const page = limitOffsetPage(listed, url);
   const used = usage(store);
-  const results = [...page.results].sort(
+  const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const ordered = [...listed].sort(
     (a, b) =>
       (used.get(b.id) ?? 0) - (used.get(a.id) ?? 0) ||
-      a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
+      byCodePoint(a.name.toLowerCase(), b.name.toLowerCase()) ||
+      byCodePoint(a.id, b.id),
   );
-  return ok({ ...page, results: results.map(serializeTemplate) });
+  const page = limitOffsetPage(ordered, url);
+  return ok({ ...page, results: page.results.map(serializeTemplate) });
 }
 
 // PublicHogFunctionTemplateViewSet.retrieve (lookup_field template_id): DRF's 404 when none.

@@ -37,6 +37,8 @@ export interface Project {
   organizationId: string;
   name: string;
   createdAtMicros: number;
+  /** The team's feature flags that are on (flag_gated_templates.py reads them); none when absent. */
+  featureFlags?: readonly string[];
 }
 
 export interface User {
