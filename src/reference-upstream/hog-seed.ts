@@ -2,6 +2,7 @@
 // `plugin-<slug>` template its migrated configs use), and in project 1 a function of every type,
 // transformations in an execution order, `legacy_destination`s mirroring some plugin configs
 // (enabled ones supersede those configs), logs, and the activity their creation left.
+import { GATED_TEMPLATES, seedTeamFlags } from './flag-gated-templates.ts';
 import { validateInputs } from './hog-inputs.ts';
 import { legacyInputsSchema, legacyTemplateId, migratedFunction } from './legacy-destinations.ts';
 import type {
@@ -76,23 +77,7 @@ export const HOG_TEMPLATES: readonly HogFunctionTemplate[] = [
     [],
     'postHogCapture(request.body)',
   ),
-  // A flag-gated workflow step (flag-gated-templates.ts): a hidden destination template, as
-  // nodejs/src/cdp/templates/…/create-task template (code-index id 57389706316) declares it.
-  {
-    ...template(
-      'template-posthog-create-task',
-      'Create AI task',
-      'destination',
-      [],
-      "if (empty(inputs.prompt)) {\n  throw Error('Instructions are required')\n}",
-    ),
-    description:
-      'Start an AI agent task from a workflow. The agent works in the background and the task shows up in Tasks.',
-    status: 'hidden',
-    category: ['Custom'],
-    free: true,
-    icon_url: '/static/posthog-icon.svg',
-  },
+  ...GATED_TEMPLATES,
   // A legacy plugin's template is deprecated, its code "return event" in JavaScript (§1.10 of
   // ../shared/posthog-source-2026.md, plugin-server/src/cdp/legacy-plugins/*/template.ts).
   // Its inputs are the plugin's config fields (legacy-destinations.ts).
@@ -227,9 +212,7 @@ export const humanisedType = (type: string | null) =>
 
 /** Project 1's hog functions, their logs and the activity their creation left. */
 export function seedHogWorld(store: Store, startMicros: number): void {
-  // Project 2's team has the flag that shows template-posthog-create-task (flag-gated-templates.ts).
-  const staging = store.projects.get(2);
-  if (staging) staging.featureFlags = ['workflow-ai-task-action'];
+  seedTeamFlags(store);
   const seeded = seedHogFunctions(1, startMicros + 500_013, 1);
   for (const fn of [...seeded, ...seedMigrated(store, 1, startMicros + 500_013)]) {
     store.hogFunctions.set(fn.id, fn);
