@@ -11,6 +11,7 @@ import { usePartialErrors } from './errors/partial-errors.ts';
 import { EXAMPLE_QUERY } from './example-query.ts';
 import { type UpstreamShown, useGraphiQLPage } from './graphiql-page.ts';
 import { useJit } from './jit.ts';
+import { useAnswerSizeLimit } from './limits/answer-size.ts';
 import { BoundedCache, MAX_CACHED_TEXT, stringBytes } from './limits/bounded-cache.ts';
 import { corsForOrigins } from './limits/cors-origins.ts';
 import { useCorsOffPreflight } from './limits/cors-preflight.ts';
@@ -148,6 +149,8 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
       // After what sets how a subscription or live query runs: identical ones run once.
       useSharedLiveWork(sharedLiveWork),
       usePartialErrors(),
+      // After what makes an answer (jit, live queries, partial errors): one too large is refused.
+      useAnswerSizeLimit(config.limits.answerBytes),
       // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
       // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
       // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.

@@ -48,6 +48,8 @@ export function readLimits(read: Read) {
     cost: read('MAX_COST', integer(1, 10_000_000), 50_000),
     upstreamCalls: read('MAX_UPSTREAM_CALLS', integer(1, 10_000), 50),
     bodyBytes: read('MAX_BODY_BYTES', integer(1_024, 100 * 1024 * 1024), 1024 * 1024),
+    // Twice the largest page of hog functions PostHog answers with their code (100 × ~90 KB).
+    answerBytes: read('MAX_ANSWER_BYTES', integer(1_024, 1024 * 1024 * 1024), 16 * 1024 * 1024),
     introspection: readIntrospectionLimits(read),
   });
 }

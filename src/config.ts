@@ -76,6 +76,8 @@ export interface Config {
     cost: number;
     upstreamCalls: number;
     bodyBytes: number;
+    /** The most bytes of JSON one answer may hold (limits/answer-size.ts). */
+    answerBytes: number;
     /** Under `__schema` and `__type`: depth, aliases, and the answer's estimated JSON bytes. */
     introspection: { depth: number; aliases: number; bytes: number };
   };

@@ -13,7 +13,8 @@ export type LimitMeasure =
   | 'subscriptions'
   | 'introspectionDepth'
   | 'introspectionAliases'
-  | 'introspectionBytes';
+  | 'introspectionBytes'
+  | 'answerBytes';
 
 const DESCRIBE: Record<LimitMeasure, (figure: number) => string> = {
   depth: (n) => `The query is ${n} levels deep`,
@@ -28,6 +29,8 @@ const DESCRIBE: Record<LimitMeasure, (figure: number) => string> = {
   introspectionAliases: (n) => `The introspection under __schema or __type has ${n} aliases`,
   // Counted until it passes the limit: the figure is where counting stopped.
   introspectionBytes: (n) => `The introspection answer would be at least ${n} bytes of JSON`,
+  answerBytes: (n) =>
+    `The answer would be at least ${n} bytes of JSON (each alias of a list is answered in full; select fewer fields, smaller pages or fewer aliases)`,
 };
 
 export function tooComplex(

@@ -24,6 +24,8 @@ const MEASURES = new Set([
   'introspectionDepth',
   'introspectionAliases',
   'introspectionBytes',
+  'answerBytes',
+  'subscriberBacklog',
 ]);
 /** Upstream latency buckets (seconds): PostHog answers in tens to hundreds of milliseconds. */
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
