@@ -1,4 +1,4 @@
-// The arrows of ../shared/design.md ("the folders are the diagram"), checked on the imports of
+// The arrows of the house (README's "The code": the folders are the diagram), checked on the imports of
 // src/: schema reaches the upstream only through the loaders (types aside), the limits plugin
 // knows no schema, the leaf modules import no layer, and the reference upstream shares no code.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,8 +1,8 @@
-// ../shared/tools/check-contract.mjs reads every contract type's fields, and an enum has none:
+// The contract checker CI runs beside the checkout reads every contract type's fields, and an enum has none:
 // since schema-contract-batch-exports.graphql declares `enum DestinationKind`, the checker threw
 // "type.getFields is not a function" before checking anything. Loaded with --import before it,
 // this gives enums an empty field map (the checker compares fields, not enum values), and
-// test/schema.test.ts checks the contract's enum values itself.
+// contract-enums.mjs checks the contract's enum values.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 

@@ -1,5 +1,5 @@
 // The error catalogue every layer uses: the stable `extensions.code` values callers may branch on
-// (the table in ../shared/upstream-notes.md), and the errors made with them that more than one
+// (the table in docs/errors-and-limits.md), and the errors made with them that more than one
 // layer raises. A leaf module: it imports no layer of the gateway.
 import { GraphQLError } from 'graphql';
 

@@ -1,7 +1,7 @@
 // Writes to batch exports, their runs and backfills (PostHog 2026). Each is sent once; what the
 // payload shows is read again where PostHog answers only an acknowledgement ({"paused": true},
 // {"backfill_id": …}, {"cancelled": true}). PostHog's serializer has traps a gateway must step
-// around (../shared/posthog-source-2026.md Part 2 §1.4): a write carrying `destination` needs its
+// around (PostHog's products/batch_exports/backend/presentation/views/batch_export/exports.py): a write carrying `destination` needs its
 // `type` and `config` both (else 500), and for BigQuery, Databricks and AzureBlob its
 // `integration_id` again; an offset change needs the `interval` it is validated against. The
 // stored export is read for what the caller left out.

@@ -1,6 +1,6 @@
 // Writes to destination configs. Each is sent once (the upstream client never retries a write),
 // reads the dialect's answer, and primes or forgets what this request holds, so a payload's
-// fields cost no extra read (../shared/upstream-notes.md has what each dialect answers).
+// fields cost no extra read (docs/upstream.md has what each dialect answers).
 import { writeAppliedButUnread } from '../errors/codes.ts';
 import type { CallerUpstream } from '../upstream/call.ts';
 import { type ConfigWrite, configWriteBody } from '../upstream/config-body.ts';

@@ -1,4 +1,4 @@
-// What differs between the upstreams the gateway must serve (../shared/upstream-notes.md):
+// What differs between the upstreams the gateway must serve (docs/upstream.md):
 // `spec` answers as interface.md says, `posthog` as PostHog's code did in mid-2024, and
 // `posthog-2026` as it does in late 2026 (hog functions, the activity log's new paging, the
 // legacy routes as they answer now). Every difference in the shape of an answer lives here;

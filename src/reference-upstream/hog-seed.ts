@@ -78,8 +78,8 @@ export const HOG_TEMPLATES: readonly HogFunctionTemplate[] = [
     'postHogCapture(request.body)',
   ),
   ...GATED_TEMPLATES,
-  // A legacy plugin's template is deprecated, its code "return event" in JavaScript (§1.10 of
-  // ../shared/posthog-source-2026.md, plugin-server/src/cdp/legacy-plugins/*/template.ts).
+  // A legacy plugin's template is deprecated, its code "return event" in JavaScript (PostHog's
+  // plugin-server/src/cdp/legacy-plugins/*/template.ts).
   // Its inputs are the plugin's config fields (legacy-destinations.ts).
   ...PLUGINS.map((plugin) => ({
     ...template(

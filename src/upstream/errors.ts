@@ -1,5 +1,5 @@
 // Where an upstream answer or a transport failure becomes a GraphQL error with a stable
-// `extensions.code` of the catalogue (errors/codes.ts; the table in ../shared/upstream-notes.md). Nothing from the caller's
+// `extensions.code` of the catalogue (errors/codes.ts; the table in docs/errors-and-limits.md). Nothing from the caller's
 // request (their key, the upstream URL, headers) and nothing of an upstream body beyond its
 // `detail`, `code` and `attr` ever reaches an error.
 import { GraphQLError } from 'graphql';

@@ -1,5 +1,5 @@
 // The records the gateway makes of the upstream's answers: one shape whatever the dialect
-// (../shared/upstream-notes.md). A record says which fields its answer did not carry
+// (docs/upstream.md). A record says which fields its answer did not carry
 // (`undefined`), so a loader can fetch them rather than answer a wrong null.
 
 import type { HogFunctionDraftRecord } from './normalize-hog-function-history.ts';

@@ -1,7 +1,7 @@
 // Operations PostHog no longer offers, recognised from its answer and never from a setting:
 // Django's own 404 "Endpoint not found." (no such route any more), the 2026 refusal of an action
 // to every personal API key, and the refusal to create a plugin config. The error says what
-// PostHog offers instead (../shared/upstream-notes.md, "PostHog as of late 2026").
+// PostHog offers instead (docs/upstream.md).
 import { routeTemplate } from './paths.ts';
 
 /** PostHog's answers that mean "this operation is gone", whatever the key. */

@@ -1,7 +1,7 @@
 // What npm run bench measures: each scenario's query for the gateway and bare yoga, the floor's
 // route doing the same upstream GETs, and Mesh's query where it can ask for the same data.
 
-/** A dialect of the reference upstream the scenarios run against (../shared/upstream-notes.md). */
+/** A dialect of the reference upstream the scenarios run against (docs/upstream.md). */
 export type BenchDialect = 'spec' | 'posthog' | 'posthog-2026';
 
 /** The reference upstream's dialects, in the order the bench runs them. */

@@ -35,7 +35,6 @@ describe.each(markdownFiles())('%s', (file) => {
       if (/^[a-z]+:/.test(target!)) continue; // http:, https:, mailto:
       const [path, anchor] = target!.split('#') as [string, string | undefined];
       const resolved = path === '' ? file : normalize(join(dirname(file), path));
-      if (resolved.startsWith('..')) continue; // ../shared, beside the checkout
       expect(existsSync(join(ROOT, resolved)), `${target} (${resolved}) exists`).toBe(true);
       if (anchor && resolved.endsWith('.md')) {
         expect(headingSlugs(readFileSync(join(ROOT, resolved), 'utf8')), `${target}: a heading`).toContain(

@@ -1,4 +1,4 @@
-// The 2026 dialect's batch exports (../shared/posthog-source-2026.md Part 2 §1, and PostHog's
+// The 2026 dialect's batch exports (docs/upstream.md, and PostHog's
 // products/batch_exports/backend/presentation/views/batch_export/exports.py): the list, retrieve,
 // writes as BatchExportSerializer validates them, soft delete, pause/unpause, secrets, scopes, the
 // refused logs, the activity; and the 404 of the older dialects. Writes: batch-export-writes.test.ts;

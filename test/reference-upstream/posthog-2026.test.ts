@@ -1,4 +1,4 @@
-// The reference upstream's third dialect, PostHog as of late 2026 (../shared/upstream-notes.md):
+// The reference upstream's third dialect, PostHog as of late 2026 (docs/upstream.md):
 // the legacy routes as they answer now, the removed notification routes, the activity log's new
 // paging and its 402, and the option of an upstream where the legacy routes are gone.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
