@@ -16,7 +16,12 @@ let checked = 0;
 for (const file of files.slice(0, -1)) {
   const contract = readFileSync(file, 'utf8');
   for (const [, name, body] of contract.matchAll(/enum (\w+) \{([^}]*)\}/g)) {
-    const served = new Set(schema.getType(name)?.getValues?.().map((value) => value.name) ?? []);
+    const served = new Set(
+      schema
+        .getType(name)
+        ?.getValues?.()
+        .map((value) => value.name) ?? [],
+    );
     for (const value of body.split(/\s+/).filter((v) => /^[A-Z_]+$/.test(v))) {
       checked++;
       if (!served.has(value)) missing.push(`${name}.${value}`);
