@@ -1,6 +1,6 @@
 // A project's activity feed over WebSocket (graphql-ws; on Node, `ws`) that survives lost connections:
 // it subscribes again with `after`, the id of the last entry it has, so nothing is missed and
-// nothing comes twice. docs/live-updates.md; test/live/resume.test.ts runs it.
+// nothing comes twice. docs/live-updates.md; test/system/live/resume.test.ts runs it.
 //   GATEWAY_URL=ws://localhost:4000/graphql POSTHOG_KEY=phx_… node --import tsx examples/activity-feed-ws.ts 1 [after]
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'graphql-ws';

@@ -1,6 +1,6 @@
 // The activity feed over Server-Sent Events with graphql-sse (distinct connections mode, what the
 // gateway serves): the key goes as a header, as on any request. docs/clients.md;
-// test/examples/subscriptions.test.ts runs it. For a feed that resumes after a lost connection,
+// test/system/examples/subscriptions.test.ts runs it. For a feed that resumes after a lost connection,
 // see examples/activity-feed-sse.ts.
 //   GATEWAY_URL=http://localhost:4000/graphql POSTHOG_KEY=phx_… node --import tsx examples/subscribe-sse.ts 1
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 // The activity feed over WebSocket with graphql-ws on Node 20: Node 20 has no WebSocket of its own,
 // so the `ws` package is given as webSocketImpl (a browser needs neither line), and the key goes in
 // the connection's init payload, since a WebSocket carries no headers. docs/clients.md;
-// test/examples/subscriptions.test.ts runs it. For a feed that resumes after a lost connection,
+// test/system/examples/subscriptions.test.ts runs it. For a feed that resumes after a lost connection,
 // see examples/activity-feed-ws.ts.
 //   GATEWAY_URL=ws://localhost:4000/graphql POSTHOG_KEY=phx_… node --import tsx examples/subscribe-ws.ts 1
 import { fileURLToPath } from 'node:url';

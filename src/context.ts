@@ -2,7 +2,7 @@
 // (one abort signal, the deadline, call accounting); the client itself is not exposed. Nothing in it outlives the GraphQL request.
 import type { ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
-import { authorizationOf } from './caller-key.ts';
+import { authorizationOf } from './core/caller-key.ts';
 import { upstreamTooLarge } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
 import { createLoaders, type KeptAcrossRequests, type Loaders } from './loaders/index.ts';

@@ -4,24 +4,24 @@
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createGateway } from './app.ts';
-import type { Config } from './config.ts';
-import type { DemoUpstream } from './graphiql-page.ts';
-import { createHttpServer } from './http-server.ts';
-import { CURRENT_PROJECT } from './ids.ts';
+import type { Config } from './config/index.ts';
+import { CURRENT_PROJECT } from './core/ids.ts';
 import { LiveServices } from './live/services.ts';
-import { closeTakenConnections } from './live/taken-connection.ts';
 import { UpstreamFeatures } from './loaders/upstream-features.ts';
 import { loadTracing } from './observability/load-tracing.ts';
 import { createLogger } from './observability/operation-log.ts';
 import { Readiness } from './observability/readiness.ts';
+import type { DemoUpstream } from './server/graphiql-page.ts';
+import { createHttpServer } from './server/http-server.ts';
+import { gatewayListener } from './server/sse-door.ts';
+import { closeTakenConnections } from './server/taken-connection.ts';
+import { attachGraphQLWebSocket } from './server/websocket.ts';
 import { connectSharedState, shareLiveWork } from './shared-state/index.ts';
 import { SharedKeyStanding } from './shared-state/shared-standing.ts';
-import { gatewayListener } from './sse-door.ts';
 import { UpstreamClient } from './upstream/client.ts';
-import { KeyBudget } from './upstream/key-budget.ts';
-import { KeyStandingHere, type RememberedStandings } from './upstream/key-standing.ts';
-import { PATHS } from './upstream/paths.ts';
-import { attachGraphQLWebSocket } from './websocket.ts';
+import { KeyBudget } from './upstream/keys/budget.ts';
+import { KeyStandingHere, type RememberedStandings } from './upstream/keys/standing.ts';
+import { PATHS } from './upstream/posthog/paths.ts';
 
 export interface GatewayOptions {
   /** The REST upstream's origin: config.upstreamUrl, or the embedded reference upstream's. */

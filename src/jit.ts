@@ -31,8 +31,8 @@ import {
   visitWithTypeInfo,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { MAX_CACHED_TEXT } from './core/bounded-cache.ts';
 import { withExtensions } from './errors/masking.ts';
-import { MAX_CACHED_TEXT } from './limits/bounded-cache.ts';
 
 export function jitCanRun(document: DocumentNode): boolean {
   if ((document.loc?.source.body.length ?? 0) > MAX_CACHED_TEXT) return false;

@@ -6,12 +6,13 @@
 // startGateway (gateway.ts), and on SIGTERM or SIGINT its drain.
 import cluster from 'node:cluster';
 import { createServer } from 'node:net';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config/index.ts';
+import { startDemoUpstream } from './demo-upstream.ts';
 import { startGateway, TRACE_FLUSH_MS } from './gateway.ts';
-import type { DemoUpstream } from './graphiql-page.ts';
 import { setHeapGrowth } from './heap-growth.ts';
 import { serveClusterMetrics } from './observability/cluster-metrics.ts';
 import { createLogger } from './observability/operation-log.ts';
+import type { DemoUpstream } from './server/graphiql-page.ts';
 import { connectRedis } from './shared-state/index.ts';
 import { RedisUnavailableError } from './shared-state/redis-unavailable.ts';
 import { superviseWorkers } from './workers.ts';
@@ -74,22 +75,13 @@ process.on('unhandledRejection', (reason) =>
   ),
 );
 
-// Imported only when it is used: a gateway in front of PostHog does not hold its code.
-const reference = config.upstreamUrl ? null : await startDemoUpstream();
+const reference = config.upstreamUrl
+  ? null
+  : await startDemoUpstream(config.referenceDialect, config.referencePort).catch((error: Error) => {
+      console.error(`gateway: ${error.message}`);
+      process.exit(1);
+    });
 const upstreamOrigin = config.upstreamUrl ?? reference!.upstream.url;
-
-/** The embedded reference upstream, with what GraphiQL's page says of it. */
-async function startDemoUpstream() {
-  const { startReferenceUpstream } = await import('./reference-upstream/server.ts');
-  const upstream = await startReferenceUpstream({
-    dialect: config.referenceDialect,
-    port: config.referencePort,
-  });
-  // Its seeded keys, with their scopes as this dialect has them.
-  const keys = [...upstream.store.keys.values()].map(({ value, scopes }) => ({ value, scopes }));
-  const demo: DemoUpstream = { dialect: config.referenceDialect, keys };
-  return { upstream, demo };
-}
 
 if (config.workers > 1 && cluster.isPrimary) {
   // Checked here too, once: workers that cannot start would otherwise be replaced forever.

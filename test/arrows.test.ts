@@ -1,12 +1,15 @@
-// The arrows of the house (README's "The code": the folders are the diagram), checked on the imports of
-// src/: schema reaches the upstream only through the loaders (types aside), the limits plugin
-// knows no schema, the leaf modules import no layer, and the reference upstream shares no code.
+// The arrows of the house (docs/architecture.md: the folders are the diagram), checked on the imports
+// of src/: schema reaches the upstream only through the loaders (types aside), the limits plugin
+// knows no schema, core/ imports no layer, and the emulator package shares no code with the gateway.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as emulator from 'posthog-emulator';
 import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../src/demo-upstream.ts';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const EMULATOR = fileURLToPath(new URL('../posthog-emulator/src/', import.meta.url));
 
 interface Import {
   /** The importing file, relative to src/. */
@@ -23,18 +26,18 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Every relative import of src/, static or dynamic. */
-function importsOfSrc(): Import[] {
+/** Every relative import under `root`, static or dynamic, relative to it. */
+function importsOf(root: string): Import[] {
   const found: Import[] = [];
   const pattern =
     /(?:^|\n)\s*(import\s+type\b|import|export)\b[^'";]*?from\s*'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;
-  for (const file of filesUnder(SRC)) {
+  for (const file of filesUnder(root)) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(pattern)) {
       const specifier = match[2] ?? match[3]!;
       found.push({
-        from: path.relative(SRC, file),
-        to: path.relative(SRC, path.resolve(path.dirname(file), specifier)),
+        from: path.relative(root, file),
+        to: path.relative(root, path.resolve(path.dirname(file), specifier)),
         typeOnly: match[1] === 'import type',
       });
     }
@@ -42,14 +45,15 @@ function importsOfSrc(): Import[] {
   return found;
 }
 
-const imports = importsOfSrc();
+const imports = importsOf(SRC);
 const layerOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
 const arrows = (from: (i: Import) => boolean, to: (i: Import) => boolean) =>
   imports.filter((i) => from(i) && to(i)).map((i) => `${i.from} → ${i.to}${i.typeOnly ? ' (type)' : ''}`);
 const inLayer = (layer: string) => (i: Import) => layerOf(i.from) === layer;
 const toLayer = (layer: string) => (i: Import) => layerOf(i.to) === layer;
 
-const LEAVES = ['errors/codes.ts', 'ids.ts', 'caller-key.ts', 'maybe-promise.ts'];
+/** The leaves: core/ (ids, the caller's key, a bounded cache) and the error codes. */
+const isLeaf = (file: string) => layerOf(file) === 'core' || file === 'errors/codes.ts';
 
 describe('the arrows between layers', () => {
   it('finds the imports it checks', () => {
@@ -65,7 +69,7 @@ describe('the arrows between layers', () => {
 
   it('schema/ and loaders/ know nothing of transports, live work or observability', () => {
     for (const layer of ['schema', 'loaders'])
-      for (const other of ['live', 'observability', 'persisted-operations', 'shared-state'])
+      for (const other of ['server', 'live', 'observability', 'persisted-operations', 'shared-state'])
         expect(arrows(inLayer(layer), (i) => layerOf(i.to) === other && !i.typeOnly)).toEqual([]);
     expect(arrows(inLayer('loaders'), toLayer('schema'))).toEqual([]);
   });
@@ -76,6 +80,7 @@ describe('the arrows between layers', () => {
 
   it('upstream/ imports no layer above it', () => {
     for (const above of [
+      'server',
       'schema',
       'loaders',
       'live',
@@ -97,17 +102,31 @@ describe('the arrows between layers', () => {
   it('the leaf modules import no layer (only each other)', () => {
     expect(
       arrows(
-        (i) => LEAVES.includes(i.from),
-        (i) => !LEAVES.includes(i.to),
+        (i) => isLeaf(i.from),
+        (i) => !isLeaf(i.to),
       ),
     ).toEqual([]);
   });
 
-  it('the reference upstream shares no code with the gateway, and the gateway imports it only lazily', () => {
-    expect(arrows(inLayer('reference-upstream'), (i) => layerOf(i.to) !== 'reference-upstream')).toEqual([]);
-    const importers = imports.filter(
-      (i) => layerOf(i.to) === 'reference-upstream' && layerOf(i.from) !== 'reference-upstream',
+  it('the emulator package shares no code with the gateway, and the gateway names it only for the demo', () => {
+    expect(
+      arrows(
+        () => true,
+        (i) => i.to.startsWith('..'),
+      ),
+    ).toEqual([]);
+    const emulatorImports = importsOf(EMULATOR);
+    expect(emulatorImports.length).toBeGreaterThan(50);
+    expect(emulatorImports.filter((i) => i.to.startsWith('..')).map((i) => `${i.from} → ${i.to}`)).toEqual(
+      [],
     );
-    expect(importers.map((i) => i.from)).toEqual(['main.ts']);
+    const naming = filesUnder(SRC).filter((file) =>
+      readFileSync(file, 'utf8').includes("'posthog-emulator'"),
+    );
+    expect(naming.map((file) => path.relative(SRC, file))).toEqual(['demo-upstream.ts']);
   });
 });
+
+// The demo's view of the package matches the package (a type check: tsc fails here if they drift).
+const demoView: Emulator = emulator;
+void demoView;

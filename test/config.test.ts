@@ -1,8 +1,8 @@
-// Reading the environment (src/config.ts): defaults, every kind of value, and refusals that name
+// Reading the environment (src/config/index.ts): defaults, every kind of value, and refusals that name
 // the variable. The process-level refusal (exit 1 before listening) is in process.test.ts.
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/index.ts';
 
 describe('configuration from the environment', () => {
   it('has a default for every setting, and counts an empty variable as unset', () => {

@@ -3,8 +3,8 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pickEncoding } from '../src/graphiql-page.ts';
-import { type Harness, startHarness } from './harness.ts';
+import { pickEncoding } from '../src/server/graphiql-page.ts';
+import { type Harness, startHarness } from './support/harness.ts';
 
 /** A raw GET (fetch would decompress and hide what was sent). */
 function rawGet(url: string, headers: Record<string, string>) {

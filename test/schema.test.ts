@@ -8,10 +8,10 @@ import {
   isObjectType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { unlistedBreakingChanges } from '../src/schema/breaking-changes.ts';
 import { printedSchema, schema } from '../src/schema/index.ts';
 import { scopesOf } from '../src/schema/scopes.ts';
-import { scopesDoc } from '../src/schema/scopes-doc.ts';
+import { unlistedBreakingChanges } from '../tools/breaking-changes.ts';
+import { scopesDoc } from '../tools/scopes-doc.ts';
 
 describe('schema.graphql', () => {
   it('is what the builder prints (npm run schema:print)', () => {
@@ -180,7 +180,7 @@ describe('the breaking-change check (npm run schema:breaking)', () => {
   });
 
   it('passes on this repository', () => {
-    const out = execFileSync('node', ['--import', 'tsx', 'src/schema/breaking-changes.ts'], {
+    const out = execFileSync('node', ['--import', 'tsx', 'tools/breaking-changes.ts'], {
       cwd: new URL('..', import.meta.url),
       encoding: 'utf8',
     });

@@ -11,8 +11,8 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config.ts';
-import { limitedBodyParser } from './body-size.ts';
+import type { Config } from '../config/index.ts';
+import { limitedBodyParser } from '../server/body-size.ts';
 import type { EstimateOperation, OperationEstimate } from './estimate.ts';
 import { checkInputDepth } from './input-depth.ts';
 import { introspectionLimitsRule } from './introspection-shape.ts';

@@ -17,7 +17,7 @@ import {
   visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { BoundedCache, MAX_CACHED_TEXT } from './bounded-cache.ts';
+import { BoundedCache, MAX_CACHED_TEXT } from '../core/bounded-cache.ts';
 
 /** Answers computed and answers served from the cache, in this process (tests read them). */
 export const introspectionAnswers = { computed: 0, served: 0 };

@@ -11,7 +11,7 @@ import {
   type SelectionSetNode,
   type ValidationContext,
 } from 'graphql';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { introspectionAnswerBytes } from './introspection-size.ts';
 import { tooComplex } from './too-complex.ts';
 

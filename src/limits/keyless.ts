@@ -11,7 +11,7 @@
 // Without a key that costs no upstream call, so it is the exact answer at no cost.
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { authorizationOf, isMisspeltAuthorization } from '../caller-key.ts';
+import { authorizationOf, isMisspeltAuthorization } from '../core/caller-key.ts';
 import { isMissingAuthorization, missingAuthorization, misspeltAuthorization } from '../errors/codes.ts';
 
 /** Whether any field holds a value: a scalar, or a list (an empty one too). */

@@ -8,10 +8,10 @@
 // keys together, are bounded (MAX_UNVERIFIED_CHECKS), so keys nobody issued cannot queue calls
 // without bound.
 import { GraphQLError } from 'graphql';
-import type { KeyHash } from '../caller-key.ts';
+import type { KeyHash } from '../core/caller-key.ts';
 import { codedError } from '../errors/codes.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { PATHS } from '../upstream/paths.ts';
+import { PATHS } from '../upstream/posthog/paths.ts';
 import { RequestSignal } from '../upstream/request-signal.ts';
 
 /** The refusals that still show PostHog knows the key. */

@@ -13,12 +13,12 @@
 import { type ExecutionResult, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Repeater } from 'graphql-yoga';
-import { hashKey, type KeyHash } from '../caller-key.ts';
 import type { GatewayContext } from '../context.ts';
+import { hashKey, type KeyHash } from '../core/caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
-import { type Resource, resourceOf } from '../upstream/paths.ts';
+import type { RelayContext } from '../server/relayed-results.ts';
+import { type Resource, resourceOf } from '../upstream/posthog/paths.ts';
 import { liveNotIncrementalRule } from './live-not-incremental.ts';
-import type { RelayContext } from './relayed-results.ts';
 import { mayChange } from './resources.ts';
 import type { LiveServices } from './services.ts';
 

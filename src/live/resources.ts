@@ -3,8 +3,8 @@
 // its activity log or the project, and not one that read config 8 alone. A create or a rearrange
 // (no config id) may change every config of the project. A write is also logged in the project's
 // activity, so activity reads always count. (Paths are parsed into resources by upstream/paths.ts.)
-import { mayBeSameProject } from '../ids.ts';
-import type { Resource } from '../upstream/paths.ts';
+import { mayBeSameProject } from '../core/ids.ts';
+import type { Resource } from '../upstream/posthog/paths.ts';
 
 /** Whether a write to `written` may change what a read of `read` answered. */
 export function mayChange(written: Resource, read: Resource): boolean {

@@ -3,7 +3,7 @@
 import type { SharedPolling } from '../shared-state/shared-polling.ts';
 import type { SharedSlots } from '../shared-state/shared-slots.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { ActivitySubscriptions } from './activity-subscriptions.ts';
+import { ActivitySubscriptions } from './activity/subscriptions.ts';
 import { KeyCheck } from './key-check.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
 import { WakeBus } from './wake-bus.ts';

@@ -23,13 +23,13 @@ import {
   visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { hashKey, type KeyHash } from '../caller-key.ts';
 import type { GatewayContext } from '../context.ts';
+import { hashKey, type KeyHash } from '../core/caller-key.ts';
 import { codedError } from '../errors/codes.ts';
 import { requestIdOf } from '../observability/request-id.ts';
+import { type RelayContext, type RelaySlot, requestFor } from '../server/relayed-results.ts';
 import { isLiveQuery } from './live-queries.ts';
 import { LiveRefresh } from './live-refresh.ts';
-import { type RelayContext, type RelaySlot, requestFor } from './relayed-results.ts';
 import type { LiveServices } from './services.ts';
 import { SharedStream, Subscriber } from './shared-streams.ts';
 

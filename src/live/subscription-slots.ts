@@ -3,7 +3,7 @@
 // MAX_SUBSCRIPTIONS in the process. Over either, the new one is refused with QUERY_TOO_COMPLEX
 // (measure `subscriptions`) before it makes any upstream call.
 
-import type { KeyHash } from '../caller-key.ts';
+import type { KeyHash } from '../core/caller-key.ts';
 import { tooComplex } from '../limits/too-complex.ts';
 import type { SharedSlots } from '../shared-state/shared-slots.ts';
 

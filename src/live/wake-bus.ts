@@ -4,8 +4,8 @@
 // each write to the other processes (through Redis, or through the cluster's primary) and hands
 // theirs to `deliver`. Keyed by a hash of the key: no key is kept or sent, and one key's writes
 // never wake another key's work.
-import { hashKey, type KeyHash } from '../caller-key.ts';
-import { type Resource, resourceOf } from '../upstream/paths.ts';
+import { hashKey, type KeyHash } from '../core/caller-key.ts';
+import { type Resource, resourceOf } from '../upstream/posthog/paths.ts';
 
 type Listener = (written: Resource) => void;
 

@@ -2,9 +2,9 @@
 // means another project for another key), so it is resolved when one is needed: from the team_id
 // of a config read through it, else by GET /api/projects/@current/ (once a request).
 import { GraphQLError } from 'graphql';
-import { CURRENT_PROJECT } from '../ids.ts';
-import type { OffsetPage } from '../upstream/pages.ts';
-import type { ConfigRecord } from '../upstream/records.ts';
+import { CURRENT_PROJECT } from '../core/ids.ts';
+import type { ConfigRecord } from '../upstream/posthog/records.ts';
+import type { OffsetPage } from '../upstream/wire/pages.ts';
 import type { Projects } from './projects.ts';
 
 export class CurrentProject {

@@ -3,7 +3,7 @@
 // its first page says the count, and a window reads only the pages it covers. A kind the gateway
 // must filter itself (plugin configs an enabled legacy_destination supersedes; `enabled` on
 // configs or batch exports, which PostHog's lists cannot filter) is read whole, page by page.
-import type { OffsetPage } from '../upstream/pages.ts';
+import type { OffsetPage } from '../upstream/wire/pages.ts';
 
 /** A kind's part of the merged list. */
 export interface KindList<T> {

@@ -10,12 +10,12 @@
 // of the lists (PostHog before hog functions or batch exports; PostHog after PR #97440)
 // contributes none of it; a kind the key may not read is left out and reported.
 import { GraphQLError } from 'graphql';
-import type { KeyHash } from '../caller-key.ts';
-import type { BatchExportRecord, ConfigRecord, HogFunctionRecord } from '../upstream/records.ts';
-import { type BatchExports, INTERNAL_DESTINATION_TYPE } from './batch-exports.ts';
-import type { Configs } from './configs.ts';
+import type { KeyHash } from '../core/caller-key.ts';
+import type { BatchExportRecord, ConfigRecord, HogFunctionRecord } from '../upstream/posthog/records.ts';
+import { type BatchExports, INTERNAL_DESTINATION_TYPE } from './batch-exports/exports.ts';
+import type { Configs } from './destination-configs/configs.ts';
 import { everyPage, type KindList, PAGE_SIZE, pagedKind, wholeKind } from './destination-kinds.ts';
-import type { HogFunctions } from './hog-functions.ts';
+import type { HogFunctions } from './hog-functions/functions.ts';
 import type { PluginTemplates } from './plugin-templates.ts';
 
 export type DestinationRecord = ConfigRecord | HogFunctionRecord | BatchExportRecord;

@@ -5,22 +5,22 @@
 // forget what the request holds. The one thing kept beyond a request is what a key was told of
 // legacy plugins, under that key's hash (plugin-templates.ts).
 import type { CallerUpstream } from '../upstream/call.ts';
-import { Activity } from './activity.ts';
-import { FilteredActivity } from './activity-filtered.ts';
-import { ActivityHeads } from './activity-heads.ts';
-import { BatchExportWrites } from './batch-export-writes.ts';
-import { BatchExports } from './batch-exports.ts';
-import { ConfigWrites } from './config-writes.ts';
-import { Configs } from './configs.ts';
+import { Activity } from './activity/activity.ts';
+import { FilteredActivity } from './activity/filtered.ts';
+import { ActivityHeads } from './activity/heads.ts';
+import { BatchExports } from './batch-exports/exports.ts';
+import { RunBackfills } from './batch-exports/run-backfills.ts';
+import { BatchExportWrites } from './batch-exports/writes.ts';
 import { CurrentProject } from './current-project.ts';
+import { Configs } from './destination-configs/configs.ts';
+import { ConfigWrites } from './destination-configs/writes.ts';
 import { Destinations } from './destinations.ts';
-import { HogFunctionHistory } from './hog-function-history.ts';
-import { HogFunctionTemplates } from './hog-function-templates.ts';
-import { HogFunctionWrites } from './hog-function-writes.ts';
-import { HogFunctions } from './hog-functions.ts';
+import { HogFunctions } from './hog-functions/functions.ts';
+import { HogFunctionHistory } from './hog-functions/history.ts';
+import { HogFunctionTemplates } from './hog-functions/templates.ts';
+import { HogFunctionWrites } from './hog-functions/writes.ts';
 import { PluginTemplates } from './plugin-templates.ts';
 import { Projects } from './projects.ts';
-import { RunBackfills } from './run-backfills.ts';
 import { UpstreamFeatures } from './upstream-features.ts';
 
 export interface Loaders {

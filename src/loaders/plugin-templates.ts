@@ -12,8 +12,9 @@
 // and which configs there are (and of which plugin), are read fresh by every request. Each entry
 // lives an hour at most, so a plugin PostHog changed in its own database is seen within the hour.
 // Per process: each worker, and each gateway sharing a Redis, reads a plugin once for itself.
-import type { KeyHash } from '../caller-key.ts';
-import { BoundedCache, stringBytes } from '../limits/bounded-cache.ts';
+
+import { BoundedCache, stringBytes } from '../core/bounded-cache.ts';
+import type { KeyHash } from '../core/caller-key.ts';
 
 const LIFETIME_MS = 60 * 60 * 1000;
 

@@ -1,11 +1,11 @@
 // Projects as this request has read them: by id (GET /api/projects/:id/) and as list pages
 // (GET /api/projects/), each page priming the by-id reads.
 import type { CallerUpstream } from '../upstream/call.ts';
-import { normalizeProject } from '../upstream/normalize.ts';
-import { normalizeOffsetPage, type OffsetPage } from '../upstream/pages.ts';
-import { PATHS } from '../upstream/paths.ts';
-import type { ProjectRecord } from '../upstream/records.ts';
-import { jsonKey, type PerKeyLoader, perKeyLoader } from './one-at-a-time.ts';
+import { normalizeProject } from '../upstream/posthog/normalize.ts';
+import { PATHS } from '../upstream/posthog/paths.ts';
+import type { ProjectRecord } from '../upstream/posthog/records.ts';
+import { normalizeOffsetPage, type OffsetPage } from '../upstream/wire/pages.ts';
+import { jsonKey, type PerKeyLoader, perKeyLoader } from './per-key-loader.ts';
 
 export interface PageKey {
   limit: number;

@@ -1,6 +1,6 @@
 // The OpenTelemetry SDK is loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set: a gateway
 // without tracing neither holds its code nor pays for a span.
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { Tracing } from './tracing.ts';
 
 export async function loadTracing(config: Readonly<Config>): Promise<Tracing | null> {

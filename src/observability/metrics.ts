@@ -6,7 +6,7 @@ import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { ERROR_CODES } from '../errors/codes.ts';
 import type { AttemptObservation, UpstreamCall, UpstreamObserver } from '../upstream/call.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { routeTemplate } from '../upstream/paths.ts';
+import { routeTemplate } from '../upstream/posthog/paths.ts';
 import { OperationNames } from './operation-names.ts';
 import type { FinishedOperation } from './operation-record.ts';
 import { SeriesCounter, SeriesHistogram } from './series.ts';

@@ -14,7 +14,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { AttemptObservation, UpstreamCall, UpstreamObserver } from '../upstream/call.ts';
-import { routeTemplate } from '../upstream/paths.ts';
+import { routeTemplate } from '../upstream/posthog/paths.ts';
 import type { RetryReason } from '../upstream/retry.ts';
 import type { FinishedOperation } from './operation-record.ts';
 

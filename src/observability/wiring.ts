@@ -1,10 +1,10 @@
 // What operating the gateway hangs on each operation, wired from the config: the log line (with
 // masked errors' detail), metrics and the trace, and what observes each upstream attempt.
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { UpstreamObserver } from '../upstream/call.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { logRepeatedIdsTo } from '../upstream/repeated-ids-log.ts';
+import { logRepeatedIdsTo } from '../upstream/wire/repeated-ids-log.ts';
 import { clusterMetricsFor } from './cluster-metrics.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';

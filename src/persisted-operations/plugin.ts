@@ -14,8 +14,8 @@
 //   is PERSISTED_QUERY_ONLY, and nothing is remembered. Either refusal is made before parsing,
 //   so it costs no upstream call.
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { BoundedCache, stringBytes } from '../core/bounded-cache.ts';
 import { badUserInput, codedError } from '../errors/codes.ts';
-import { BoundedCache, stringBytes } from '../limits/bounded-cache.ts';
 import { APQ_LIMITS } from './apq-limits.ts';
 import { type PersistedManifest, sha256 } from './manifest.ts';
 

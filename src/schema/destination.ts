@@ -3,9 +3,9 @@
 // connection over all three (loaders/destinations.ts decides what is in it).
 
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import { mapMaybePromise } from '../core/maybe-promise.ts';
 import { DESTINATION_KINDS, type DestinationKind, type DestinationRecord } from '../loaders/destinations.ts';
-import { mapMaybePromise } from '../maybe-promise.ts';
-import { ActivityLogConnection } from './activity-log.ts';
+import { ActivityLogConnection } from './activity/log.ts';
 import { builder } from './builder.ts';
 import { windowConnection } from './connections/array.ts';
 import { ActivityLogEntryRef, DestinationRef, ProjectRef } from './refs.ts';

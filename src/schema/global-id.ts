@@ -4,8 +4,14 @@
 // `HogFunctionRevision:<projectId>:<function uuid>:<version>`.
 // Opaque to callers; decoded strictly (canonical base64, known type, valid segments), so a
 // malformed, tampered or foreign id is BAD_USER_INPUT and never reaches the upstream.
+
+import {
+  CONFIG_ID_PATTERN,
+  configIdFromText,
+  HOG_FUNCTION_ID_PATTERN,
+  PROJECT_ID_PATTERN,
+} from '../core/ids.ts';
 import { badUserInput } from '../errors/codes.ts';
-import { CONFIG_ID_PATTERN, configIdFromText, HOG_FUNCTION_ID_PATTERN, PROJECT_ID_PATTERN } from '../ids.ts';
 
 export type GlobalId =
   | { typename: 'Project'; projectId: string }

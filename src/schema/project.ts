@@ -1,9 +1,9 @@
 // Project: the scope of every upstream path. `project(projectId:)` asks the upstream nothing
 // until a field needs it; `projects` lists what the caller's key can see.
 
-import { validateProjectId } from '../ids.ts';
-import { mapMaybePromise } from '../maybe-promise.ts';
-import type { ProjectRecord } from '../upstream/records.ts';
+import { validateProjectId } from '../core/ids.ts';
+import { mapMaybePromise } from '../core/maybe-promise.ts';
+import type { ProjectRecord } from '../upstream/posthog/records.ts';
 import { builder } from './builder.ts';
 import { offsetConnection } from './connections/offset.ts';
 import { projectGlobalId } from './global-id.ts';

@@ -12,7 +12,7 @@ import type {
   HogFunctionTemplateRecord,
   ImportantChangesRecord,
   ProjectRecord,
-} from '../upstream/records.ts';
+} from '../upstream/posthog/records.ts';
 import { builder } from './builder.ts';
 
 export const ProjectRef = builder.objectRef<ProjectRecord>('Project');

@@ -3,7 +3,7 @@
 // and the answer carries a warning (extensions.warnings, answer-warnings.ts) naming the field.
 import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import { addWarning } from '../errors/answer-warnings.ts';
-import type { HogFunctionRecord } from '../upstream/records.ts';
+import type { HogFunctionRecord } from '../upstream/posthog/records.ts';
 
 /** The error PostHog's save leaves on filters that did not compile, when the answer shows one. */
 function filtersError(stored: HogFunctionRecord): string | null {

@@ -2,10 +2,10 @@
 // finds them by polling the REST log with the subscriber's own key (src/live/).
 import type { GraphQLError } from 'graphql';
 import type { GatewayContext } from '../context.ts';
+import { validateProjectId } from '../core/ids.ts';
 import { badUserInput, codedError } from '../errors/codes.ts';
-import { validateProjectId } from '../ids.ts';
-import type { ResumePoint } from '../live/activity-catch-up.ts';
-import type { ActivityArgs, PollerEvent } from '../live/activity-poller.ts';
+import type { ResumePoint } from '../live/activity/catch-up.ts';
+import type { ActivityArgs, PollerEvent } from '../live/activity/poller.ts';
 import { builder } from './builder.ts';
 import { decodeCursor } from './connections/cursors.ts';
 import { ActivityLogEntryRef } from './refs.ts';

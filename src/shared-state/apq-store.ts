@@ -15,7 +15,7 @@
 // Redis lost: `get` answers null (PERSISTED_QUERY_NOT_FOUND, and the client sends the text
 // again), `set` is dropped; the process's own memory of texts still answers.
 
-import { stringBytes } from '../limits/bounded-cache.ts';
+import { stringBytes } from '../core/bounded-cache.ts';
 import { APQ_LIMITS } from '../persisted-operations/apq-limits.ts';
 import type { SharedRedis } from './redis.ts';
 

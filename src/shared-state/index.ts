@@ -5,7 +5,7 @@
 // naming REDIS_URL, when Redis does not answer.
 import cluster from 'node:cluster';
 import type { WakeBus } from '../live/wake-bus.ts';
-import type { KeyBudget } from '../upstream/key-budget.ts';
+import type { KeyBudget } from '../upstream/keys/budget.ts';
 import { SharedApqStore } from './apq-store.ts';
 import type { RedisSettings, SharedRedis } from './redis.ts';
 import { RedisUnavailableError } from './redis-unavailable.ts';

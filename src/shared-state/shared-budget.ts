@@ -15,8 +15,8 @@
 // left 20,000 hashes (about 5 MB) for an hour. A real key pushed out counts from zero again (its
 // pause is each process's, not Redis's, and is kept); past PostHog's limit, PostHog's 429 pauses
 // it.
-import type { KeyHash } from '../caller-key.ts';
-import type { BudgetLimits, KeyBudget, SliceSource } from '../upstream/key-budget.ts';
+import type { KeyHash } from '../core/caller-key.ts';
+import type { BudgetLimits, KeyBudget, SliceSource } from '../upstream/keys/budget.ts';
 import type { SharedRedis } from './redis.ts';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
 

@@ -14,9 +14,9 @@
 // A poller's id is a hash of the key's hash and the arguments: no key is kept or sent. Positions
 // are kept POSITION_TTL_S after the last poll.
 import { createHash } from 'node:crypto';
-import type { KeyHash } from '../caller-key.ts';
-import type { NewsPosition } from '../live/activity-news.ts';
-import type { ActivityEntryRecord } from '../upstream/records.ts';
+import type { KeyHash } from '../core/caller-key.ts';
+import type { NewsPosition } from '../live/activity/news.ts';
+import type { ActivityEntryRecord } from '../upstream/posthog/records.ts';
 import type { SharedRedis } from './redis.ts';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
 

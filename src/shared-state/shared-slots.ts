@@ -5,7 +5,7 @@
 // (no two processes can both take the last one) before its stream starts; one whose stream never
 // starts is never renewed and lapses the same way.
 import { randomUUID } from 'node:crypto';
-import type { KeyHash } from '../caller-key.ts';
+import type { KeyHash } from '../core/caller-key.ts';
 import type { SharedRedis } from './redis.ts';
 
 export const SLOT_TTL_MS = 15_000;

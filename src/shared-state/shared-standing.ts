@@ -10,8 +10,8 @@
 // (a real key's calls never wait on Redis). For any other key it asks Redis once per request, for
 // STANDING_WAIT_MS at most, and remembers the answer. Redis lost, slow or silent: this process's
 // memory alone, as without REDIS_URL.
-import type { KeyHash } from '../caller-key.ts';
-import type { KeyStandingHere, RememberedStandings, Standing } from '../upstream/key-standing.ts';
+import type { KeyHash } from '../core/caller-key.ts';
+import type { KeyStandingHere, RememberedStandings, Standing } from '../upstream/keys/standing.ts';
 import type { SharedRedis } from './redis.ts';
 
 /** Refusals Redis holds at most (the same bound as each process's memory). */

@@ -5,9 +5,9 @@
 // - otherwise there is no other process, and no relay.
 // A message holds the key's hash and what was written (project, config), never a key.
 import cluster from 'node:cluster';
-import type { KeyHash } from '../caller-key.ts';
+import type { KeyHash } from '../core/caller-key.ts';
 import type { WakeBus } from '../live/wake-bus.ts';
-import type { Resource } from '../upstream/paths.ts';
+import type { Resource } from '../upstream/posthog/paths.ts';
 import type { SharedRedis } from './redis.ts';
 
 interface WakeMessage {

@@ -3,7 +3,6 @@
 // AttemptFailure saying whether the retry policy may try again (retry.ts).
 import type { GraphQLError } from 'graphql';
 import { malformedUpstreamBody, upstreamTimeout } from '../errors/codes.ts';
-import { decodeUtf8 } from './answer-body.ts';
 import type { CallerOptions, UpstreamCall, UpstreamResponse } from './call.ts';
 import { CLIENT_HEADER, GATEWAY_CLIENT, isWrite } from './client-name.ts';
 import type { UpstreamConnections } from './connections.ts';
@@ -22,6 +21,7 @@ import {
   type RetryReason,
   retryAfterSeconds,
 } from './retry.ts';
+import { decodeUtf8 } from './wire/answer-body.ts';
 
 export const USER_AGENT = 'destinations-graphql-gateway/0.1';
 

@@ -1,7 +1,7 @@
 // What one upstream call is, what it answers, and the seams around it: the caller it is made for
 // (key, deadline, signal, budget) and what operating the gateway observes of it.
 
-import type { KeyHash } from '../caller-key.ts';
+import type { KeyHash } from '../core/caller-key.ts';
 import type { RequestSignal } from './request-signal.ts';
 import type { RetryReason } from './retry.ts';
 

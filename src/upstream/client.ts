@@ -12,19 +12,19 @@
 //   refused, and those of keys it has not accepted within their share of the pool
 //   (unverified-share.ts);
 // - is made by attempt.ts; this file is the loop around attempts and the client's lifetime.
-import { hashKey, type KeyHash } from '../caller-key.ts';
+import { hashKey, type KeyHash } from '../core/caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { AttemptFailure, type AttemptSettings, attempt, stopped, USER_AGENT } from './attempt.ts';
 import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } from './call.ts';
 import { UpstreamConnections } from './connections.ts';
-import { type FirstCall, KeyAdmission, newRound, type RoundStanding } from './key-admission.ts';
-import type { Counted, KeyBudget } from './key-budget.ts';
-import { KeyStandingHere, type RememberedStandings } from './key-standing.ts';
+import { type FirstCall, KeyAdmission, newRound, type RoundStanding } from './keys/admission.ts';
+import type { Counted, KeyBudget } from './keys/budget.ts';
+import { KeyStandingHere, type RememberedStandings } from './keys/standing.ts';
+import { CallSlots } from './keys/unverified-share.ts';
 import { OldestFirstGate } from './oldest-first.ts';
 import { sleep } from './request-signal.ts';
 import { backoffMs, isRetryableMethod } from './retry.ts';
 import { requestOn } from './undici-pool.ts';
-import { CallSlots } from './unverified-share.ts';
 
 export interface UpstreamClientOptions {
   origin: string;

@@ -4,8 +4,8 @@
 // `detail`, `code` and `attr` ever reaches an error.
 import { GraphQLError } from 'graphql';
 import { codedError, upstreamTimeout, upstreamUnavailable } from '../errors/codes.ts';
-import { conflictError } from './conflict.ts';
-import { insteadOf, isRemovedAnswer } from './removed.ts';
+import { conflictError } from './posthog/conflict.ts';
+import { insteadOf, isRemovedAnswer } from './posthog/removed.ts';
 import { HTTP2_RESET_CODES } from './retry.ts';
 
 /** The parts of an upstream error body the gateway may repeat. */

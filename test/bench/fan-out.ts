@@ -123,7 +123,7 @@ export async function measureFanOutFloor(subscribers: number): Promise<FanOutFig
 export async function measureFanOut(subscribers: number, gatewayPattern: RegExp): Promise<FanOutFigures> {
   const upstream = await start(
     'upstream (fan-out)',
-    ['dist/reference-upstream/cli.js', '--port', '0'],
+    ['posthog-emulator/dist/cli.js', '--port', '0'],
     {},
     LISTENING,
   );

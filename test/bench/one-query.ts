@@ -61,10 +61,13 @@ const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.
 
 async function main() {
   const { scenario, dialect, seconds } = scenarioOfArguments();
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync('npm', ['run', '-s', 'build', '--workspaces', '--include-workspace-root'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   const upstream = await start(
     'upstream',
-    ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', dialect],
+    ['posthog-emulator/dist/cli.js', '--port', '0', '--dialect', dialect],
     {},
     LISTENING,
   );

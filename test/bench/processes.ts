@@ -4,8 +4,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEPLOYED_NODE_FLAGS } from '../deployed-node-flags.ts';
-import { waitFor } from '../shared-state/processes.ts';
+import { DEPLOYED_NODE_FLAGS } from '../support/deployed-node-flags.ts';
+import { waitFor } from '../support/redis-server.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());

@@ -27,7 +27,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RedisServer } from '../shared-state/processes.ts';
+import { RedisServer } from '../support/redis-server.ts';
 import { type FanOutFigures, fanOutRows, measureFanOut, measureFanOutFloor } from './fan-out.ts';
 import {
   CONNECTIONS,
@@ -346,7 +346,10 @@ async function measureScenarios(
  */
 async function main() {
   console.log('building dist/ …');
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync('npm', ['run', '-s', 'build', '--workspaces', '--include-workspace-root'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (RIVALS) installRivals();
   const scenarios = SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY));
   const redis = await startRedis();
@@ -358,7 +361,7 @@ async function main() {
     if (group.length === 0) continue;
     const upstream = await start(
       `upstream (${dialect})`,
-      ['dist/reference-upstream/cli.js', '--port', '0', '--dialect', dialect],
+      ['posthog-emulator/dist/cli.js', '--port', '0', '--dialect', dialect],
       {},
       LISTENING,
     );

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from '../shared-state/processes.ts';
+import { freePort, waitFor } from '../support/redis-server.ts';
 import { type Process, ROOT, spawned } from './processes.ts';
 import { TAILCALL } from './scenarios.ts';
 

@@ -15,7 +15,7 @@ import {
 import { relayStylePagination } from '@apollo/client/utilities';
 import { buildSchema, isAbstractType } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const CONFIGS = gql`
   query Configs($projectId: String!, $after: String) {

@@ -1,7 +1,7 @@
 // The GraphQL-over-HTTP audit (graphql-http's serverAudits): every MUST and SHOULD passes.
 import { serverAudits } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 describe('the GraphQL-over-HTTP audit', () => {
   let h: Harness;

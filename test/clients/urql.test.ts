@@ -2,7 +2,7 @@
 // POST. Both work, with no extra header.
 import { cacheExchange, createClient, fetchExchange, gql } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configId, type Harness, startHarness } from '../harness.ts';
+import { configId, type Harness, startHarness } from '../support/harness.ts';
 
 describe('urql with its defaults', () => {
   let h: Harness;

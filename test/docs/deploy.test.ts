@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { TRACE_FLUSH_MS } from '../../src/gateway.ts';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 import { ROOT } from './markdown-blocks.ts';
 import { parseYamlDocuments } from './yaml-subset.ts';
 
@@ -38,7 +38,7 @@ function settingsRead(env: Record<string, string>): Set<string> {
 function expectSettings(env: Record<string, string>) {
   const read = settingsRead(env);
   for (const name of Object.keys(env)) {
-    if (!NOT_CONFIG.has(name)) expect(read, `${name} is a setting src/config.ts reads`).toContain(name);
+    if (!NOT_CONFIG.has(name)) expect(read, `${name} is a setting src/config/index.ts reads`).toContain(name);
   }
   expect(() => loadConfig(env), 'every value passes').not.toThrow();
 }
@@ -155,5 +155,16 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toContain('npm run build && npm prune --omit=dev');
     expect(dockerfile).toContain('ENV NODE_ENV=production');
     expect(dockerfile).toContain(`CMD ${JSON.stringify(NODE_COMMAND).replaceAll(',', ', ')}`);
+  });
+
+  it('copies the gateway only: the emulator package stays out of the image', () => {
+    const copied = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(' '));
+    expect(copied).toEqual([
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'src',
+    ]);
   });
 });

@@ -7,9 +7,9 @@
 
 import { Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { createClient } from 'graphql-sse';
+import type { Dialect } from 'posthog-emulator';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Dialect } from '../../src/reference-upstream/dialect.ts';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 import {
   type CodeBlock,
   codeBlocks,

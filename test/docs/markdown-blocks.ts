@@ -21,13 +21,13 @@ export interface CodeBlock {
   marker: string | null;
 }
 
-/** README.md and every docs/*.md, in a stable order. */
+/** README.md, the emulator's README and every docs/*.md, in a stable order. */
 export function markdownFiles(): string[] {
   const docs = readdirSync(join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => `docs/${name}`);
-  return ['README.md', ...docs];
+  return ['README.md', 'posthog-emulator/README.md', ...docs];
 }
 
 export function codeBlocks(file: string, text = readFileSync(join(ROOT, file), 'utf8')): CodeBlock[] {

@@ -1,7 +1,7 @@
 // What the example tests need from a gateway: writes with the examples' key that put entries in
 // the activity log, repeated until the subscriber under test has shown one (a subscription sees
 // only entries made after its first poll, and nothing says from outside when that poll was).
-import { configId, type Harness } from '../harness.ts';
+import { configId, type Harness } from '../support/harness.ts';
 
 /** Today's PostHog logs a hog function's change; the older upstreams a plugin config's. */
 async function rename(h: Harness, n: number): Promise<void> {

@@ -12,7 +12,7 @@ import {
   POSSIBLE_TYPES,
 } from '../../examples/apollo-client.ts';
 import { ROOT } from '../docs/markdown-blocks.ts';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 import { writeUntil } from './activity-writes.ts';
 
 describe('examples/apollo-client.ts', () => {

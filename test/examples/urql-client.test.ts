@@ -2,7 +2,7 @@
 // project (a query urql sends as GET), and a mutation (POST) that the next query shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUrqlClient, hogFunctions, setEnabled } from '../../examples/urql-client.ts';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 describe('examples/urql-client.ts', () => {
   let h: Harness;

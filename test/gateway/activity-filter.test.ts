@@ -4,7 +4,7 @@
 // PostHog recorded: the gateway's own name on a write made through it.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, type Harness, startHarness } from '../harness.ts';
+import { DIALECTS, type Harness, startHarness } from '../support/harness.ts';
 
 const ENTRIES = `query($filter: ActivityLogFilter, $first: Int) { project(projectId: "1") {
   activityLog(first: $first, filter: $filter) { edges { node { id scope activity createdAt user { email } client credentialType } } pageInfo { hasNextPage endCursor } }

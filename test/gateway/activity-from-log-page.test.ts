@@ -4,12 +4,13 @@
 // scope and item_id on the same queryset it lists, in the same order (posthog/api/activity_log.py
 // at 00f399d, get_queryset; advanced_activity_logs/viewset.py at 1b10cf8), so those entries are
 // the item's own log's newest. Where the page may not hold them the item is read as before.
+
+import type { Dialect } from 'posthog-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { headOnPage } from '../../src/loaders/activity-heads.ts';
-import type { Dialect } from '../../src/reference-upstream/dialect.ts';
-import { normalizeEntry } from '../../src/upstream/normalize.ts';
-import { normalizeCursorPage } from '../../src/upstream/pages.ts';
-import { type Harness, startHarness } from '../harness.ts';
+import { headOnPage } from '../../src/loaders/activity/heads.ts';
+import { normalizeEntry } from '../../src/upstream/posthog/normalize.ts';
+import { normalizeCursorPage } from '../../src/upstream/wire/pages.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const ACTIVITY =
   'activity(first: 2) { edges { cursor node { id scope itemId } } pageInfo { hasNextPage endCursor } }';

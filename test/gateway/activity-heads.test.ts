@@ -4,7 +4,7 @@
 // new user writes, destinations(first: 50) with each one's latest activity, fits the default
 // limit; an upstream without advanced_activity_logs is asked once, then each item is read alone.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const NEW_USER = `{ project(projectId: "1") { destinations(first: 50) { edges { node {
   __typename id

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, type Harness, startHarness } from '../harness.ts';
+import { DIALECTS, type Harness, startHarness } from '../support/harness.ts';
 
 const LOG = `query Log($first: Int, $after: String, $last: Int, $before: String, $scope: String, $itemId: String, $userId: Int) {
   project(projectId: "1") {

@@ -4,7 +4,7 @@
 // the mutations' upstream requests, the concurrency 429, secrets, the merged destinations over all
 // three kinds (and a key that may read two), the activity cross-link and the older dialects.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const exportUuid = (n: number) => `018f0a5e-0020-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const S3_HOURLY = exportUuid(1);

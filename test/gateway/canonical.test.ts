@@ -3,7 +3,7 @@
 // count the upstream gets wrong (negative, absurd, short of what a page shows) fails the field
 // with a code instead of reaching totalCount.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const cursorOf = (fields: unknown[]) => Buffer.from(JSON.stringify(fields), 'utf8').toString('base64url');
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, type Harness, startHarness } from '../harness.ts';
+import { DIALECTS, type Harness, startHarness } from '../support/harness.ts';
 
 const CONFIGS = '/api/projects/1/pipeline_destination_configs/';
 

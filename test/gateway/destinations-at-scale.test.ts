@@ -2,7 +2,7 @@
 // and plugin configs, a page costs a bounded number of upstream calls wherever it is, and pages
 // across the seam between kinds stay exact.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const FUNCTIONS = 2_500;
 const CONFIGS = 2_500;

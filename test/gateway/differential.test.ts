@@ -7,12 +7,11 @@
 // `npm test` runs a fixed seed and a bounded number of operations; for a longer run by hand:
 //   DIFFERENTIAL_RUNS=2000 DIFFERENTIAL_SEED=$RANDOM npx vitest run test/gateway/differential.test.ts
 import fc from 'fast-check';
+import type { RequestLogEntry } from 'posthog-emulator';
+import { ALL_DIALECTS, type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_DIALECTS } from '../../src/reference-upstream/dialect.ts';
-import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
-import type { RequestLogEntry } from '../../src/reference-upstream/state.ts';
 import { schema } from '../../src/schema/index.ts';
-import { type GatewayServer, startGatewayServer } from '../harness.ts';
+import { type GatewayServer, startGatewayServer } from '../support/harness.ts';
 import { type GeneratedOperation, operationOver } from './differential/operations.ts';
 
 const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 300);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const NAME_AND_CONFIGS = '{ project(projectId: "1") { name destinationConfigs(first: 2) { totalCount } } }';
 

@@ -2,7 +2,7 @@
 // graphql-js) and whichever dialect answers: omitted variables stay omitted, and cursors under
 // `@current` are strings for every key that may read the list.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configId, DIALECTS, type Harness, startHarness } from '../harness.ts';
+import { configId, DIALECTS, type Harness, startHarness } from '../support/harness.ts';
 
 const EXECUTORS = ['compiled', 'graphql-js'] as const;
 

@@ -4,7 +4,7 @@
 // sent once and nothing published; a fresh preview's token then publishes (the preview reading
 // the function only when asked for it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const WEBHOOK = '018f0a5e-0007-7000-8000-000000000001';
 const PUBLISH_PATH = `/api/projects/1/hog_functions/${WEBHOOK}/publish/`;

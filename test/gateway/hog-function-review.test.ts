@@ -4,8 +4,8 @@
 // overwrite; discard twice; updateHogFunction's baseUpdatedAt. Writes over HTTP and WebSocket;
 // revisions read with their upstream call counts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe } from '../live/clients.ts';
+import { subscribe } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const WEBHOOK = '018f0a5e-0007-7000-8000-000000000001';
 const SLACK = '018f0a5e-0007-7000-8000-000000000002';

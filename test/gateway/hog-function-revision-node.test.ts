@@ -3,7 +3,7 @@
 // call (GET …/revisions/:version/), a version the function lacks is null, a key without
 // hog_function:read is FORBIDDEN, and a malformed id is BAD_USER_INPUT without any call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const WEBHOOK = '018f0a5e-0007-7000-8000-000000000001';
 const REVISIONS = `/api/projects/1/hog_functions/${WEBHOOK}/revisions/`;

@@ -3,7 +3,7 @@
 // function's own template as the same type, and a function made from a template with the inputs
 // its schema asks for; a refused create says how to list templates and what an input takes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const TEMPLATES = '/api/projects/1/hog_function_templates/';
 const FIELDS =

@@ -3,7 +3,7 @@
 // UUID, global ids, logs, metrics, activity, the activity log's cross-link batched per page, and
 // secret inputs that never leave the upstream.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const SLACK = '018f0a5e-0007-7000-8000-000000000002';
 const WEBHOOK = '018f0a5e-0007-7000-8000-000000000001';
@@ -460,7 +460,7 @@ describe('Project.destinations: one list over hog functions and plugin configs',
 
 describe('the combined view GraphiQL opens with, against today’s PostHog', () => {
   it('shows destinations of both kinds and the activity log in one request, without an error', async () => {
-    const { EXAMPLE_QUERY } = await import('../../src/example-query.ts');
+    const { EXAMPLE_QUERY } = await import('../../src/server/example-query.ts');
     const h = await startHarness({ dialect: 'posthog-2026' });
     try {
       const { body } = await h.gql(EXAMPLE_QUERY);

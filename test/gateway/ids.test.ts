@@ -9,7 +9,7 @@ import {
   projectGlobalId,
   startGatewayServer,
   startHarness,
-} from '../harness.ts';
+} from '../support/harness.ts';
 
 const CURRENT_PROJECT_PATH = '/api/projects/@current/';
 

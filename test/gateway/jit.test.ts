@@ -2,7 +2,7 @@
 // would not: documents with several operations, and non-null variables with defaults.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jitCanRun } from '../../src/jit.ts';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 describe('compiled execution', () => {
   let h: Harness;

@@ -2,9 +2,10 @@
 // leaking-upstream.ts), no planted value reaches a caller, for each kind of destination and in the
 // activity log; and an upstream page that repeats an id gives one edge, and one log line per
 // process and route.
+
+import { startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceUpstream } from '../../src/reference-upstream/server.ts';
-import { type GatewayServer, startGatewayServer } from '../harness.ts';
+import { type GatewayServer, startGatewayServer } from '../support/harness.ts';
 import { type LeakingUpstream, startLeakingUpstream } from './leaking-upstream.ts';
 
 type Upstream = Awaited<ReturnType<typeof startReferenceUpstream>>;

@@ -4,7 +4,7 @@
 // a key that may read configs but not hog functions, and a write PostHog stored otherwise than
 // asked (extensions.warnings).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const FUNCTIONS = '/api/projects/1/hog_functions/';
 const CONFIGS = '/api/projects/1/pipeline_destination_configs/';

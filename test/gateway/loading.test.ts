@@ -1,8 +1,9 @@
 // Upstream request counts where loading behaviour matters, read from the reference upstream's
 // request log; and which key each upstream request carried.
+
+import type { RequestLogEntry } from 'posthog-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../src/reference-upstream/state.ts';
-import { configId, type Harness, startHarness } from '../harness.ts';
+import { configId, type Harness, startHarness } from '../support/harness.ts';
 
 const RETRIEVE = /\/pipeline_destination_configs\/\d+\/$/;
 const retrieves = (calls: RequestLogEntry[]) =>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configId, DIALECTS, type Harness, startHarness } from '../harness.ts';
+import { configId, DIALECTS, type Harness, startHarness } from '../support/harness.ts';
 
 const MASK = '**************** POSTHOG SECRET FIELD ****************';
 const CONFIG_FIELDS = 'id databaseId plugin order enabled name config pluginInfo deliveryRate24h';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configId, DIALECTS, type Harness, projectGlobalId, startHarness } from '../harness.ts';
+import { configId, DIALECTS, type Harness, projectGlobalId, startHarness } from '../support/harness.ts';
 
 const RETRIEVE = /\/pipeline_destination_configs\/\d+\/$/;
 

@@ -4,11 +4,11 @@
 // waiting when its client goes away, or granted a connection after its deadline, is never sent.
 import type { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { createUpstreamClient } from '../../src/gateway.ts';
 import { RequestSignal } from '../../src/upstream/request-signal.ts';
-import { type Harness, startHarness } from '../harness.ts';
-import { parsePrometheus, total } from '../observability/prometheus.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { parsePrometheus, total } from '../support/prometheus.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 const CONFIGS_OF_1 = '/api/projects/1/pipeline_destination_configs/';

@@ -1,7 +1,7 @@
 // What a key was told of legacy plugins is kept an hour, for that key only, and in bounded room
 // however many keys call (the request-level behaviour: hog-functions.test.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { hashKey } from '../../src/caller-key.ts';
+import { hashKey } from '../../src/core/caller-key.ts';
 import { PluginTemplates } from '../../src/loaders/plugin-templates.ts';
 
 describe('PluginTemplates', () => {

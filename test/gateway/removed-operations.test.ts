@@ -4,7 +4,7 @@
 // a 402 is PAYMENT_REQUIRED with PostHog's message. No upstream call is made twice for it, and the
 // rest of the answer still arrives.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configId, type Harness, startHarness } from '../harness.ts';
+import { configId, type Harness, startHarness } from '../support/harness.ts';
 
 const unsupported = (body: { errors?: { extensions: { code: string } }[] }) =>
   body.errors?.map((e) => e.extensions.code);

@@ -1,7 +1,7 @@
 // A page of runs each with its backfill: one read of the export's backfill list answers every run
 // a backfill started (not a retrieve per run), and the query fits the default limits.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const S3_HOURLY = '018f0a5e-0020-7000-8000-000000000001';
 const RUNS = `query($since: DateTime) { project(projectId: "1") { batchExport(uuid: "${S3_HOURLY}") {

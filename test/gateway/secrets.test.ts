@@ -3,7 +3,7 @@
 // inputs, mappings and the activity log): no answer, error or log line of the gateway carries a
 // secret value, and what the gateway sends back for a test run keeps secrets as {"secret": true}.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const SLACK = '018f0a5e-0007-7000-8000-000000000002';
 /** Seeded secret values look like `secret-<n>-<key>` (hog-seed.ts); written ones use this. */

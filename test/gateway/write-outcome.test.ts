@@ -2,7 +2,7 @@
 // unknown (and to re-read before retrying); a write the upstream confirmed is answered as applied
 // even when reading its result back fails; writes are still sent exactly once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configId, type Harness, startHarness } from '../harness.ts';
+import { configId, type Harness, startHarness } from '../support/harness.ts';
 
 const CREATE = `mutation($input: CreateDestinationConfigInput!) {
   createDestinationConfig(input: $input) { destinationConfig { databaseId } }

@@ -1,8 +1,9 @@
 // When a client goes away, all of its upstream work stops: calls in flight are cut, and no call,
 // retry or Retry-After wait starts afterwards. Read from the upstream's request log.
+
+import type { RequestLogEntry } from 'posthog-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../src/reference-upstream/state.ts';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = () => performance.timeOrigin + performance.now();

@@ -2,8 +2,8 @@
 // still owns (here the retries of a read whose sibling already failed the field) is cancelled,
 // over HTTP and over WebSocket: no upstream call starts after the answer.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe } from '../live/clients.ts';
+import { subscribe } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const DESTINATIONS = '{ project(projectId: "1") { destinations(first: 5) { totalCount } } }';
 /** Longer than the gateway's backoff before its second and third tries (100-200 ms, 200-300 ms). */

@@ -2,7 +2,7 @@
 // its Content-Length says so up front or its chunks add up to it as they come, and not retried;
 // an answer within it reads whole, also when it comes in more than one chunk.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const LIMIT = 4096;
 const LIST = '/api/projects/1/pipeline_destination_configs/';

@@ -3,7 +3,7 @@
 // at most its distinct configs + 2 calls. When the run-time backstop trips, only the fields past
 // it fail and the rest of the answer arrives.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configId, type Harness, startHarness } from '../harness.ts';
+import { configId, type Harness, startHarness } from '../support/harness.ts';
 
 describe.each(['spec', 'posthog'] as const)('the upstream-call budget, %s dialect', (dialect) => {
   let h: Harness;

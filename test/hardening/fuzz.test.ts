@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/errors/codes.ts';
-import { configId, type Harness, startHarness } from '../harness.ts';
+import { configId, type Harness, startHarness } from '../support/harness.ts';
 
 const RUNS = 25;
 const KNOWN = new Set<string>(ERROR_CODES.filter((c) => c !== 'INTERNAL_SERVER_ERROR'));

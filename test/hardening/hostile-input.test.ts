@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configId, type Harness, startHarness } from '../harness.ts';
+import { configId, type Harness, startHarness } from '../support/harness.ts';
 
 const INJECTIONS = [
   '1/../2',

@@ -3,7 +3,7 @@
 // already there), and with CORS_ORIGINS set a page whose Origin is `null` (a sandboxed frame, a
 // file:// page) is never allowed, preflight included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const ALLOWED = 'https://app.example.com';
 const OTHER = 'https://admin.example.com';

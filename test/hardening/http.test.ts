@@ -2,7 +2,7 @@
 // cancellation when the client goes away, a bounded number of upstream sockets, and logs that
 // never carry a key.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 describe('HTTP behaviour', () => {
   let h: Harness;

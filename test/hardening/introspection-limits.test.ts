@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { introspectionAnswers } from '../../src/limits/introspection-cache.ts';
 import { introspectionAnswerBytes } from '../../src/limits/introspection-size.ts';
 import { schema } from '../../src/schema/index.ts';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe } from '../live/clients.ts';
+import { subscribe } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 /** Thirty aliases of the whole schema, each two levels of `fields` deep: about 5.6 MB answered. */
 const nestedAlias = (i: number) =>

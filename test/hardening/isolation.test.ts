@@ -1,7 +1,7 @@
 // 20 keys × 25 concurrent requests, mixed: every answer holds only what its key may see, and the
 // upstream log shows each request carried its own caller's key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const KEYS = 20;
 const PER_KEY = 25;

@@ -3,8 +3,8 @@
 // later requests with the key are refused before any call while the refusal is remembered. A real
 // key's calls go on as before, and a 2xx clears a refusal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/caller-key.ts';
-import { type Harness, projectGlobalId, startHarness } from '../harness.ts';
+import { hashKey } from '../../src/core/caller-key.ts';
+import { type Harness, projectGlobalId, startHarness } from '../support/harness.ts';
 
 /** 48 projects by global id: one upstream read each. */
 const NODES = 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }';

@@ -3,7 +3,7 @@
 // runs); a limit the upstream's data breaks at run time says so with its own reason, never
 // blaming the query.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 // Against mid-2024 PostHog (no advanced_activity_logs), each config's activity is a call of its own.
 const CONFIGS_WITH_ACTIVITY = `query($first: Int) { project(projectId: "1") {

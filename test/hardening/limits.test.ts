@@ -1,7 +1,7 @@
 // Hostile queries are refused before any upstream call, with QUERY_TOO_COMPLEX naming the
 // measure, its figure and the limit.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 describe('operation limits', () => {
   let h: Harness;
@@ -158,7 +158,7 @@ describe('operation limits', () => {
   });
 
   it('lets the combined view through', async () => {
-    const { EXAMPLE_QUERY } = await import('../../src/example-query.ts');
+    const { EXAMPLE_QUERY } = await import('../../src/server/example-query.ts');
     const { body } = await h.gql(EXAMPLE_QUERY, {}, 'phx_legacy');
     expect(body.errors).toBeUndefined();
     expect(body.data.project.destinations.edges).toHaveLength(5);

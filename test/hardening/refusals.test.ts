@@ -3,7 +3,7 @@
 // as JSON only (406), a browser's preflight while CORS is off, and a choice that is not one.
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const SCREEN = `query Screen { project(projectId: "1") {
   name destinations(first: 2) { totalCount } activityLog(first: 1) { edges { cursor } } } }`;

@@ -4,8 +4,8 @@
 // instead of retrying. Waits are now between 1 second and MAX_RETRY_AFTER_MS (5 minutes unless
 // set), both ways, and the HTTP-date is read in each of its three forms (RFC 9110 §5.6.7).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe } from '../live/clients.ts';
+import { subscribe } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;

@@ -5,8 +5,8 @@
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe, type Transport, until } from './clients.ts';
+import { subscribe, type Transport, until } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const CHECK = '/api/projects/@current/';
 const NOTHING_UPSTREAM = 'query @live { __typename }';

@@ -2,8 +2,8 @@
 // upstream refuses ends with UNAUTHENTICATED (as activityAdded does) and gives its slot back;
 // slots are counted per key however its header is spelled; a caller without a key holds none.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe, type Transport } from './clients.ts';
+import { subscribe, type Transport } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const LIVE = 'query @live { nodes(ids: ["RGVzdGluYXRpb25Db25maWc6MTox", "UHJvamVjdDox"]) { id } }';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { id } }';

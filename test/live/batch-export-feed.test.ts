@@ -2,8 +2,8 @@
 // export through the gateway wakes it at once, as the other writes do (the poll interval here
 // is a minute), over both transports.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe, type Transport } from './clients.ts';
+import { subscribe, type Transport } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const FEED = `subscription {
   activityAdded(projectId: "1", scope: "BatchExport") { activity scope itemId batchExport { uuid paused } }

@@ -3,8 +3,8 @@
 // delivered, each once, in the upstream's order, oldest first, on both transports; past the
 // catch-up bound (10 pages) the subscribers are told what was left out.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe, type Transport } from './clients.ts';
+import { subscribe, type Transport } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const ACTIVITY =
   'subscription { activityAdded(projectId: "1", scope: "PluginConfig") { id activity itemId } }';

@@ -2,7 +2,7 @@
 // activity log delayed upstream, the configs arrive before the delayed call has ended, and the
 // parts merged give exactly the non-deferred answer. Deferred parts count in the budget.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const now = () => performance.timeOrigin + performance.now();
 

@@ -4,10 +4,10 @@
 // in order — past the 1,000 (10 pages) that reading newest first can catch up. Whether an upstream
 // follows is learnt right whatever the dates of the page it is learnt from.
 
+import type { Dialect } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dialect } from '../../src/reference-upstream/dialect.ts';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe, type Transport } from './clients.ts';
+import { subscribe, type Transport } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const ACTIVITY =
   'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { id activity itemId } }';

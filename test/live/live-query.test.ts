@@ -3,8 +3,8 @@
 // another key's live query is not re-run by it. Each re-run is a fresh round: it reads the
 // upstream again, with its own key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe, type Transport } from './clients.ts';
+import { subscribe, type Transport } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const LIVE = `query Configs($projectId: String!) @live {
   project(projectId: $projectId) { destinationConfigs(first: 3) { edges { node { id databaseId name } } } }

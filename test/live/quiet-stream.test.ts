@@ -4,9 +4,9 @@
 // request's lifetime still watches it) and the connection taken from node's server (a
 // subscription).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { pushEntry } from '../activity-entries.ts';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe } from './clients.ts';
+import { pushEntry } from '../support/activity-entries.ts';
+import { subscribe } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const QUIET_MS = 2_500;
 const DEFERRED = `query Quiet {

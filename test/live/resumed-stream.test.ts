@@ -1,11 +1,11 @@
-// The seam of a resumed activityAdded (src/live/resumed-stream.ts) at the moment its client
+// The seam of a resumed activityAdded (src/live/activity/resumed-stream.ts) at the moment its client
 // leaves: a stream stopped while the catch-up's last event is being taken never joins the
 // poller, or the poller would go on polling, with the caller's key, for a subscriber gone.
 import { expect, it } from 'vitest';
-import type { ActivityCatchUp } from '../../src/live/activity-catch-up.ts';
-import type { PollerEvent } from '../../src/live/activity-poller.ts';
-import { runResumed } from '../../src/live/resumed-stream.ts';
-import type { ActivityEntryRecord } from '../../src/upstream/records.ts';
+import type { ActivityCatchUp } from '../../src/live/activity/catch-up.ts';
+import type { PollerEvent } from '../../src/live/activity/poller.ts';
+import { runResumed } from '../../src/live/activity/resumed-stream.ts';
+import type { ActivityEntryRecord } from '../../src/upstream/posthog/records.ts';
 import { RequestSignal } from '../../src/upstream/request-signal.ts';
 
 const entry = { id: 'e1', createdAt: '2026-11-29T12:00:00Z' } as ActivityEntryRecord;

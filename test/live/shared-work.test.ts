@@ -6,8 +6,8 @@
 import { parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resumesFromAPoint } from '../../src/live/shared-live-work.ts';
-import { type Harness, startHarness } from '../harness.ts';
-import { rawSse, subscribe, until } from './clients.ts';
+import { rawSse, subscribe, until } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const FEED = `subscription Feed($projectId: String!, $scope: String) {
   activityAdded(projectId: $projectId, scope: $scope) { id activity itemId destinationConfig { databaseId name } }

@@ -1,8 +1,8 @@
 // Shutdown ends live work cleanly: every subscription and live query completes (graphql-sse and
 // graphql-ws clients see the end of the stream, not an error), and their pollers stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe } from './clients.ts';
+import { subscribe } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { id } }';
 const LIVE = 'query @live { project(projectId: "1") { name } }';

@@ -5,8 +5,8 @@
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Harness, startHarness } from '../harness.ts';
-import { until } from './clients.ts';
+import { until } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const LIVE = 'query @live { project(projectId: "1") { name } }';
 

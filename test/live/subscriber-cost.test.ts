@@ -7,8 +7,8 @@ import { request } from 'node:http';
 import v8 from 'node:v8';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { rawSse, until } from './clients.ts';
+import { rawSse, until } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const FEED = 'subscription { activityAdded(projectId: "1") { id activity } }';
 const SUBSCRIBERS = 200;

@@ -5,8 +5,8 @@
 // poll by its Retry-After; a bad key ends the stream with UNAUTHENTICATED; no key is refused at
 // once; the per-key cap holds.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../harness.ts';
-import { subscribe, type Transport } from './clients.ts';
+import { subscribe, type Transport } from '../support/clients.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const ACTIVITY = `subscription($projectId: String!, $scope: String) {
   activityAdded(projectId: $projectId, scope: $scope) { id activity scope itemId detail destinationConfig { databaseId name } }

@@ -3,7 +3,7 @@
 // with a reason when the upstream is down and from the moment shutdown begins.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startGatewayServer, startHarness } from '../harness.ts';
+import { type Harness, startGatewayServer, startHarness } from '../support/harness.ts';
 
 describe('/health and /ready', () => {
   let h: Harness;

@@ -2,9 +2,9 @@
 // request log route by route, operations and errors are counted by name, outcome and code, and
 // no label carries a key, an id, a raw path or an invented operation name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTemplate } from '../../src/upstream/paths.ts';
-import { type Harness, startHarness } from '../harness.ts';
-import { parsePrometheus, type Sample, total } from './prometheus.ts';
+import { routeTemplate } from '../../src/upstream/posthog/paths.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { parsePrometheus, type Sample, total } from '../support/prometheus.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 

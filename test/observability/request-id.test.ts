@@ -5,7 +5,7 @@ import type { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMaskError } from '../../src/errors/masking.ts';
 import { createLogger, logOperation, type MaskedErrors } from '../../src/observability/operation-log.ts';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const QUERY = '{ project(projectId: "1") { name destinationConfig(databaseId: 1) { name } } }';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Harness, startHarness } from '../harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 interface ExportedSpan {
   traceId: string;

@@ -7,13 +7,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { constants, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
 import type { GraphQLError } from 'graphql';
+import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { createUpstreamClient } from '../../src/gateway.ts';
-import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import type { UpstreamClient } from '../../src/upstream/client.ts';
-import { makeTestCertificate, type TestCertificate } from './test-certificate.ts';
-import { callerOf, clientFor } from './tls-client.ts';
+import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.ts';
+import { callerOf, clientFor } from '../support/tls-client.ts';
 
 const PROJECT_1 = '/api/projects/1/';
 const CONFIG_2 = '/api/projects/1/pipeline_destination_configs/2/';

@@ -4,13 +4,13 @@
 // hold over HTTP/2 as they do over HTTP/1.1.
 import { constants, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
 import type { GraphQLError } from 'graphql';
+import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
 import type { UpstreamClient } from '../../src/upstream/client.ts';
-import { KeyBudget } from '../../src/upstream/key-budget.ts';
+import { KeyBudget } from '../../src/upstream/keys/budget.ts';
 import { RequestDeadline } from '../../src/upstream/request-signal.ts';
-import { makeTestCertificate, type TestCertificate } from './test-certificate.ts';
-import { callerOf, clientFor } from './tls-client.ts';
+import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.ts';
+import { callerOf, clientFor } from '../support/tls-client.ts';
 
 const CONFIG_2 = '/api/projects/1/pipeline_destination_configs/2/';
 const PROJECT_1 = '/api/projects/1/';

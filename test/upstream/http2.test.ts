@@ -5,13 +5,13 @@
 import type { Http2SecureServer } from 'node:http2';
 import type { Server as HttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { createUpstreamClient } from '../../src/gateway.ts';
-import { type ReferenceUpstream, startReferenceUpstream } from '../../src/reference-upstream/server.ts';
-import { type Harness, startHarness } from '../harness.ts';
-import { makeTestCertificate, type TestCertificate } from './test-certificate.ts';
-import { callerOf, clientFor, peakInFlight } from './tls-client.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.ts';
+import { callerOf, clientFor, peakInFlight } from '../support/tls-client.ts';
 
 let certificate: TestCertificate;
 beforeAll(() => {

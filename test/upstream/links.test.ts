@@ -1,7 +1,7 @@
 // The next/previous link reader agrees with URLSearchParams on any link, without building a URL.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cursorFromLink, offsetFromLink } from '../../src/upstream/links.ts';
+import { cursorFromLink, offsetFromLink } from '../../src/upstream/wire/links.ts';
 
 const reference = (link: string, name: string) => new URL(link, 'http://link.invalid').searchParams.get(name);
 

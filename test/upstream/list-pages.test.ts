@@ -4,10 +4,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { ListedConfigs } from '../../src/loaders/listed-configs.ts';
-import { normalizeConfig } from '../../src/upstream/normalize.ts';
-import { normalizeOffsetPage } from '../../src/upstream/pages.ts';
-import { codeOf } from './code-of.ts';
+import { ListedConfigs } from '../../src/loaders/destination-configs/listed.ts';
+import { normalizeConfig } from '../../src/upstream/posthog/normalize.ts';
+import { normalizeOffsetPage } from '../../src/upstream/wire/pages.ts';
+import { codeOf } from '../support/code-of.ts';
 
 const config = (id: number, extra = '') =>
   `{"id": ${id}${extra}, "plugin": 3, "enabled": true, "order": ${id}, "name": "c${id}", "config": {"id": 99}}`;

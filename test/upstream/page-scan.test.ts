@@ -3,8 +3,8 @@
 // socket reads), and refuses as UPSTREAM_UNAVAILABLE whatever is not a JSON object of that shape.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ScannedPage, scanPage } from '../../src/upstream/page-scan.ts';
-import { codeOf } from './code-of.ts';
+import { type ScannedPage, scanPage } from '../../src/upstream/wire/page-scan.ts';
+import { codeOf } from '../support/code-of.ts';
 
 const entriesOf = (page: ScannedPage) => Array.from({ length: page.size }, (_, i) => page.entry(i));
 

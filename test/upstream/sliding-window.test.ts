@@ -2,7 +2,7 @@
 // window), not a bucket that refills. Counted in 60 slots of a second, the oldest slot whole, so
 // the count is never below the true one: room comes back a second late at worst, never early.
 import { describe, expect, it } from 'vitest';
-import { SlidingWindow } from '../../src/upstream/sliding-window.ts';
+import { SlidingWindow } from '../../src/upstream/keys/sliding-window.ts';
 
 describe('SlidingWindow (a minute)', () => {
   it('holds a burst of 480 for the whole minute after it, and frees it only once it has passed', () => {

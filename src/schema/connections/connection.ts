@@ -3,8 +3,8 @@
 //
 // offset.ts: the upstream's limit/offset list. cursor.ts: its cursor list.
 
+import type { MaybePromise } from '../../core/maybe-promise.ts';
 import { badUserInput } from '../../errors/codes.ts';
-import type { MaybePromise } from '../../maybe-promise.ts';
 import { type CursorField, encodeCursor } from './cursors.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;

@@ -6,7 +6,7 @@
 // it), its index there and the entry's id. Paging resumes at any edge, mid-page included, and an
 // entry pushed down the first page by newer ones is found again by its id.
 import { badUserInput } from '../../errors/codes.ts';
-import type { ListPage } from '../../upstream/filtered-page.ts';
+import type { ListPage } from '../../upstream/wire/filtered-page.ts';
 import {
   type Connection,
   type ConnectionArgs,

@@ -2,7 +2,7 @@
 // of offsets, `first` keeps its head and `last` its tail; the window is then read in one upstream
 // call (two when `last` is used without `before`, since the end of the list is known only from
 // the upstream's `count`). A cursor is the list's name and an offset.
-import type { OffsetPage } from '../../upstream/pages.ts';
+import type { OffsetPage } from '../../upstream/wire/pages.ts';
 import {
   type Connection,
   type ConnectionArgs,

@@ -20,7 +20,7 @@ import {
   isListType,
   isNonNullType,
 } from 'graphql';
-import { configId, projectGlobalId } from '../../harness.ts';
+import { configId, projectGlobalId } from '../../support/harness.ts';
 
 const HOG_FUNCTION_1 = '018f0a5e-0007-7000-8000-000000000001';
 const hogFunctionGlobalId = (projectId: string, uuid: string) =>

@@ -1,0 +1,267 @@
+// One poller of a project's activity log, for every subscriber of one key with the same
+// arguments. It polls with that key every ACTIVITY_POLL_MS (or at once when a write of that key
+// to the project wakes it) and hands each subscriber every entry newer than what it has seen, in
+// the upstream's order reversed (oldest first: never re-sorted by a millisecond date, which put
+// entries of one millisecond newest first), each once, following the log's pages back to the
+// last entry seen, or oldest first after a kept cursor where the upstream follows (activity-news.ts).
+// - The first poll is the baseline: entries already in the log are not news, except those made
+//   after the first subscriber came (a write racing the subscription is still delivered).
+// - 429: the client waits out a Retry-After that fits its deadline; a longer one is waited here.
+// - An answer that says nothing can come (ENDING_CODES: the key, the project or the plan cannot
+//   serve this log): every subscriber's stream ends with the coded error, and the poller stops.
+// - Any other failure is reported to the subscribers as an event with that error (the stream
+//   goes on), and polling backs off exponentially up to MAX_BACKOFF_MS.
+// - Processes sharing a Redis share the poller (shared-state/shared-polling.ts): only the one
+//   holding its lease reads the upstream, and what it finds reaches every process's subscribers as
+//   one numbered message with the position it leaves the poller at. While Redis is lost nobody
+//   polls; the streams stay open and go on from the kept position when it is back.
+import type { GraphQLError } from 'graphql';
+import { codedError } from '../../errors/codes.ts';
+import { createLoaders } from '../../loaders/index.ts';
+import type { UpstreamClient } from '../../upstream/client.ts';
+import type { ActivityEntryRecord } from '../../upstream/posthog/records.ts';
+import { RequestSignal } from '../../upstream/request-signal.ts';
+import { ActivityNews, MAX_CATCH_UP_PAGES, type News } from './news.ts';
+import { PollSharing, type Share } from './poll-sharing.ts';
+
+export interface ActivityArgs {
+  projectId: string;
+  scope: string | null;
+  itemId: string | null;
+  userId: number | null;
+}
+
+/** What a subscriber is handed: an entry, an error to report, or the error that ends it. */
+export type PollerEvent =
+  | { kind: 'entry'; entry: ActivityEntryRecord }
+  | { kind: 'error'; error: GraphQLError }
+  | { kind: 'end'; error: GraphQLError };
+
+export interface PollerOptions {
+  client: UpstreamClient;
+  authorization: string;
+  args: ActivityArgs;
+  pollMs: number;
+  /** The deadline of one poll, retries and a fitting Retry-After included. */
+  pollDeadlineMs: number;
+  /** Shared with other processes: links this poller to its lease, position and channel. */
+  share?: Share;
+}
+
+const MAX_BACKOFF_MS = 60_000;
+/** After the `failures`-th transient failure in a row: a 429's Retry-After, else doubling. */
+export function retryDelayMs(error: GraphQLError, failures: number, pollMs: number): number {
+  const retryAfter = Number(error.extensions?.retryAfter);
+  if (error.extensions?.code === 'RATE_LIMITED' && retryAfter > 0) return retryAfter * 1000;
+  return Math.min(MAX_BACKOFF_MS, pollMs * 2 ** failures);
+}
+
+/** Past the catch-up bound; `when` says where the entries left out came (a resumed feed: after `after`). */
+export const catchUpExceeded = (when = 'between two polls') =>
+  codedError(
+    'QUERY_TOO_COMPLEX',
+    `More than ${MAX_CATCH_UP_PAGES} pages of activity arrived ${when}: the older entries were left out (read them with Project.activityLog).`,
+    { measure: 'activityCatchUpPages', limit: MAX_CATCH_UP_PAGES },
+  );
+/**
+ * Answers that polling again cannot change: the key is refused (401, 403), the project is not
+ * there for it (404), its plan has no audit logs (402), or the upstream no longer serves the log.
+ * Timeouts, 5xx and 429 pass; they keep the stream.
+ */
+export const ENDING_CODES: ReadonlySet<string> = new Set([
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'PAYMENT_REQUIRED',
+  'UPSTREAM_UNSUPPORTED',
+]);
+
+/** A subscriber: told of each event; what it returns settles when the event has been taken. */
+export type Subscriber = (event: PollerEvent) => Promise<unknown>;
+
+/** What one read of the upstream gives the subscribers, and when to read again. */
+interface Reading {
+  events: PollerEvent[];
+  nextMs: number;
+  /** A full page was read: read the next once these are taken. */
+  more: boolean;
+  /** The key is refused: the streams end. */
+  ends: boolean;
+}
+
+export class ActivityPoller {
+  private readonly subscribers = new Set<Subscriber>();
+  /** What of the log is news (what was seen, how the upstream is read). */
+  private readonly news = new ActivityNews();
+  private timer: NodeJS.Timeout | null = null;
+  private begun = false;
+  private running = false;
+  private wakeRequested = false;
+  private stopped = false;
+  private failures = 0;
+  private readonly signal = new RequestSignal();
+  /** Its share in one polling across processes (REDIS_URL); null: it polls alone. */
+  private readonly sharing: PollSharing | null;
+
+  constructor(private readonly options: PollerOptions) {
+    this.sharing = options.share
+      ? new PollSharing(
+          options.share,
+          this.news,
+          (events) => (this.stopped ? Promise.resolve() : this.emitAll(events)),
+          Math.max(1_000, 3 * options.pollMs),
+        )
+      : null;
+  }
+
+  add(subscriber: Subscriber): void {
+    this.subscribers.add(subscriber);
+    if (!this.begun) {
+      this.begun = true;
+      // Alone, the baseline is now; shared, it is the position the lease comes with.
+      if (!this.sharing) this.news.start();
+      this.schedule(0);
+    }
+  }
+
+  /** Returns whether the poller is now unused (and stopped). */
+  remove(subscriber: Subscriber): boolean {
+    this.subscribers.delete(subscriber);
+    if (this.subscribers.size > 0) return false;
+    this.stop();
+    return true;
+  }
+
+  /** A write of this key to the project: poll now (after the poll in flight, if any). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.wakeRequested = true;
+    else this.schedule(0);
+  }
+
+  /** Whether it has stopped (its last subscriber left, or an answer ended it): it takes no one new. */
+  get ended(): boolean {
+    return this.stopped;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.signal.abort(new Error('poller stopped'));
+    this.sharing?.close();
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.poll(), ms);
+    this.timer.unref();
+  }
+
+  /**
+   * Tells every subscriber; settles when each has taken the event. One that throws is its own
+   * stream's failure: the others are told all the same, and the poller goes on.
+   */
+  private emit(event: PollerEvent): Promise<unknown> {
+    const taken: Promise<unknown>[] = [];
+    for (const subscriber of this.subscribers) {
+      try {
+        taken.push(subscriber(event));
+      } catch {
+        // Nothing of it reaches the other subscribers.
+      }
+    }
+    return Promise.all(taken);
+  }
+
+  /** Emits each event in order; settles when the last entry has been taken. */
+  private emitAll(events: PollerEvent[]): Promise<unknown> {
+    let taken: Promise<unknown> = Promise.resolve();
+    for (const event of events) {
+      const emitted = this.emit(event);
+      if (event.kind === 'entry') taken = emitted;
+    }
+    if (events.some((event) => event.kind === 'end')) this.stop();
+    return taken;
+  }
+
+  private async poll(): Promise<void> {
+    this.timer = null;
+    this.running = true;
+    let nextMs: number | null;
+    try {
+      nextMs = await this.pollOnce();
+    } catch {
+      // Whatever failed, the feed is not left silent: the next poll comes as it would.
+      nextMs = this.options.pollMs;
+    } finally {
+      this.running = false;
+    }
+    if (nextMs === null || this.stopped) return;
+    if (this.wakeRequested) {
+      this.wakeRequested = false;
+      nextMs = 0;
+    }
+    this.schedule(nextMs);
+  }
+
+  /** One poll, its events delivered: the wait before the next, or null when the poller ends. */
+  private async pollOnce(): Promise<number | null> {
+    const { sharing } = this;
+    // Shared: only the process holding the lease reads the upstream.
+    if (sharing && !(await sharing.mayPoll())) return this.options.pollMs;
+    const before = sharing ? this.news.position() : null;
+    const reading = sharing ? await sharing.renewWhile(this.readEvents()) : await this.readEvents();
+    if (this.stopped) return null;
+    const published = sharing
+      ? await sharing.publish(reading.events, before!)
+      : { taken: this.emitAll(reading.events) };
+    // Not published (Redis lost): read again from the same position once it is back.
+    if (published === null) return this.options.pollMs;
+    if (reading.ends) return null;
+    if (reading.more) {
+      // The rest of a burst is read once this page is taken (or the poll's deadline passes), so
+      // a subscriber's backlog stays within a page whatever the burst.
+      await Promise.race([
+        published.taken,
+        new Promise((resolve) => setTimeout(resolve, this.options.pollDeadlineMs)),
+      ]);
+    }
+    return reading.nextMs;
+  }
+
+  /** The upstream read once: the events for the subscribers, and when to read again. */
+  private async readEvents(): Promise<Reading> {
+    try {
+      const { fresh, leftOut, more } = await this.readNews();
+      this.failures = 0;
+      const events: PollerEvent[] = leftOut ? [{ kind: 'error', error: catchUpExceeded() }] : [];
+      for (const entry of fresh) events.push({ kind: 'entry', entry });
+      return { events, nextMs: more ? 0 : this.options.pollMs, more: more === true, ends: false };
+    } catch (error) {
+      const coded = error as GraphQLError;
+      const code = String(coded.extensions?.code ?? '');
+      if (ENDING_CODES.has(code))
+        return { events: [{ kind: 'end', error: coded }], nextMs: 0, more: false, ends: true };
+      this.failures++;
+      const nextMs = retryDelayMs(coded, this.failures, this.options.pollMs);
+      return { events: [{ kind: 'error', error: coded }], nextMs, more: false, ends: false };
+    }
+  }
+
+  /** One poll's news, read with this poller's key and deadline. */
+  private readNews(): Promise<News> {
+    const { client, authorization, args, pollDeadlineMs } = this.options;
+    const upstream = client.forCaller({
+      authorization,
+      signal: this.signal,
+      deadline: Date.now() + pollDeadlineMs,
+    });
+    const loaders = createLoaders(upstream);
+    const filters = { scope: args.scope, itemId: args.itemId, userId: args.userId };
+    return this.news.read((cursor, follow) =>
+      loaders.activity.page({ projectId: args.projectId, cursor, filters, follow }),
+    );
+  }
+}

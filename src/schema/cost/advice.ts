@@ -1,0 +1,34 @@
+// What a refused operation could change to fit (QUERY_TOO_COMPLEX's advice): the connection whose
+// items cost most, and the largest `first` (or `last`) there with which the whole operation fits,
+// found by pricing it again at smaller sizes (a binary search: the price grows with the size).
+import type { FieldNode, GraphQLObjectType, SelectionSetNode } from 'graphql';
+import type { LimitAdvice } from '../../limits/estimate.ts';
+import { type PricingWalk, priceOperation } from './estimate.ts';
+import type { ConnectionSite } from './fields.ts';
+
+export function adviseOn(
+  walk: PricingWalk,
+  root: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+  measure: 'cost' | 'upstreamCalls',
+  limit: number,
+): LimitAdvice | null {
+  const sites = new Map<FieldNode, ConnectionSite>();
+  priceOperation({ ...walk, sites }, root, selectionSet);
+  const costliest = [...sites.values()].sort((a, b) => b[measure] - a[measure]);
+  const fitsAt = (site: ConnectionSite, size: number) =>
+    priceOperation({ ...walk, sizes: new Map([[site.node, size]]) }, root, selectionSet)[measure] <= limit;
+  for (const site of costliest) {
+    if (site.size <= 1 || !fitsAt(site, 1)) continue;
+    let low = 1;
+    let high = site.size - 1;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (fitsAt(site, mid)) low = mid;
+      else high = mid - 1;
+    }
+    return { path: site.path, argument: site.argument, size: site.size, fits: low };
+  }
+  const top = costliest[0];
+  return top ? { path: top.path, argument: top.argument, size: top.size, fits: null } : null;
+}
