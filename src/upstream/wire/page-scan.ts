@@ -1,10 +1,6 @@
 // A page answer (`{"next": …, "previous": …, "results": [ … ]}`) read from its bytes without
-// parsing its entries, and located only as far as they are read. The upstream sends 100 activity
-// entries a page and a screen reads a few: JSON.parse of a whole 63 KB page took 280 µs and made
-// every entry's objects only for most to be dropped; finding where all entries start and end took
-// 80 µs and still 5 % of a combined view's CPU (npm run bench, --cpu-prof), for the five a field
-// reads. A list of 100 configs read for an activity page's cross-link is indexed by each entry's
-// `id` member alone, and only the configs the page names are parsed.
+// parsing its entries, and located only as far as they are read: a field that reads a few entries
+// of a page parses those alone, and a list page can be indexed by each entry's `id` member alone.
 //
 // What is checked, and when. At once: the members before `results` are JSON (they are parsed)
 // and `results`, if any, opens an array. As far as entries are asked for: each is one balanced
@@ -12,20 +8,22 @@
 // entry past the last: the rest of the answer (its other members parsed, nothing after it). When
 // an entry is read: its own syntax (JSON.parse). So an answer malformed after the entries a field
 // reads serves that field. A body cut short in transit is caught before this (undici checks
-// Content-Length and chunked framing), so what that leaves is an upstream writing bad JSON past
-// what was read, no different from a bad entry never read.
+// Content-Length and chunked framing).
 import { malformedUpstreamBody } from '../../errors/codes.ts';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-
-const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+import {
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  endOfString,
+  endOfValue,
+  isSpace,
+  memberOf,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  parseJson,
+  stringMembersIn,
+} from './json-bytes.ts';
 
 /** Where the scan stands: before the first entry, before a later one, at the end, or failed. */
 type ScanState = 'first-entry' | 'next-entry' | 'done' | 'failed';
@@ -110,18 +108,7 @@ export class ScannedPage {
    * out as written, so it equals no plain text; a member written otherwise is not found.
    */
   stringMembers(name: string): string[] {
-    const bytes = this.bytes;
-    // Searched from the name on: a needle that starts with a quote stops at every quote.
-    const needle = Buffer.from(`${name}":"`);
-    const found: string[] = [];
-    for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + needle.length)) {
-      if (bytes[at - 1] !== QUOTE) continue;
-      const from = at + needle.length;
-      const to = bytes.indexOf(QUOTE, from);
-      if (to < 0) break;
-      found.push(bytes.toString('utf8', from, to));
-    }
-    return found;
+    return stringMembersIn(this.bytes, name);
   }
 
   /**
@@ -129,43 +116,11 @@ export class ScannedPage {
    * entry and reading no further than that member: a config's id (its first member), to index a
    * list page by. undefined when the entry is not an object, has no such member or it is not
    * JSON. When the entry names it twice this is the first, where JSON.parse keeps the last: a
-   * caller that indexes by it checks the parsed entry (loaders/listed-configs.ts). A name written with
-   * escapes (`"\u0069d"`) is not matched: such an entry is then found by no name.
+   * caller that indexes by it checks the parsed entry (loaders/destination-configs/lists.ts). A
+   * name written with escapes (`"\u0069d"`) is not matched: such an entry is then found by no name.
    */
   member(index: number, name: string): unknown {
-    const bytes = this.bytes;
-    const start = this.bounds[2 * index]!;
-    const end = this.bounds[2 * index + 1]! - 1; // the entry's closing brace, if it is an object
-    if (bytes[start] !== OPEN_BRACE) return undefined;
-    let valueStart = -1;
-    let depth = 0;
-    let atKey = true;
-    let i = start + 1;
-    for (; i < end; i++) {
-      const c = bytes[i];
-      if (c === QUOTE) {
-        const from = i + 1;
-        for (i++; i < end && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
-        if (depth === 0 && atKey) {
-          atKey = false;
-          if (i - from === name.length && spells(bytes, from, name)) valueStart = i + 1;
-        }
-      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
-      else if (c === COMMA && depth === 0) {
-        if (valueStart >= 0) break;
-        atKey = true;
-      }
-    }
-    if (valueStart < 0) return undefined;
-    // What lies between the name's closing quote and the separator: a colon, then the value.
-    const text = bytes.toString('utf8', valueStart, i).trimStart();
-    if (text[0] !== ':') return undefined;
-    try {
-      return JSON.parse(text.slice(1));
-    } catch {
-      return undefined;
-    }
+    return memberOf(this.bytes, this.bounds[2 * index]!, this.bounds[2 * index + 1]!, name);
   }
 
   /** Members from `pos` (past `{` or a `,`) up to `results`' array, or the object's end. */
@@ -236,60 +191,13 @@ export class ScannedPage {
   }
 
   private skipValue(): void {
-    const c = this.bytes[this.pos];
-    if (c === QUOTE) this.skipString();
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.skipNested();
-    else this.skipScalar();
+    this.pos = endOfValue(this.bytes, this.pos);
+    if (this.pos < 0) this.fail();
   }
 
   private skipString(): void {
-    const bytes = this.bytes;
-    if (bytes[this.pos] !== QUOTE) this.fail();
-    let i = this.pos + 1;
-    for (;;) {
-      const c = bytes[i];
-      if (c === QUOTE) break;
-      if (c === undefined) this.fail();
-      i += c === BACKSLASH ? 2 : 1;
-    }
-    this.pos = i + 1;
-  }
-
-  /** Past an object or array: brackets counted outside strings (the hot loop: one pass a byte). */
-  private skipNested(): void {
-    const bytes = this.bytes;
-    const end = bytes.length;
-    let depth = 0;
-    for (let i = this.pos; i < end; i++) {
-      const c = bytes[i];
-      if (c === QUOTE) {
-        for (i++; i < end; i++) {
-          const s = bytes[i];
-          if (s === QUOTE) break;
-          if (s === BACKSLASH) i++;
-        }
-      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        if (--depth === 0) {
-          this.pos = i + 1;
-          return;
-        }
-      }
-    }
-    this.fail();
-  }
-
-  /** A number, true, false or null: whatever runs to the next delimiter (parsed later, or when read). */
-  private skipScalar(): void {
-    const bytes = this.bytes;
-    const start = this.pos;
-    let i = start;
-    for (; i < bytes.length; i++) {
-      const c = bytes[i];
-      if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isSpace(c)) break;
-    }
-    if (i === start) this.fail();
-    this.pos = i;
+    this.pos = endOfString(this.bytes, this.pos);
+    if (this.pos < 0) this.fail();
   }
 
   private skipSpace(): void {
@@ -304,20 +212,6 @@ export class ScannedPage {
   /** A scan that failed stays failed: asked again, it says so again. */
   private fail(): never {
     this.state = 'failed';
-    throw malformedUpstreamBody();
-  }
-}
-
-/** Whether the bytes at `from` are `name`'s (an ASCII name). */
-function spells(bytes: Buffer, from: number, name: string): boolean {
-  for (let k = 0; k < name.length; k++) if (bytes[from + k] !== name.charCodeAt(k)) return false;
-  return true;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
     throw malformedUpstreamBody();
   }
 }
