@@ -16,7 +16,8 @@
 // pause is each process's, not Redis's, and is kept); past PostHog's limit, PostHog's 429 pauses
 // it.
 import type { KeyHash } from '../core/caller-key.ts';
-import type { BudgetLimits, KeyBudget, SliceSource } from '../upstream/keys/budget.ts';
+import type { BudgetLimits, KeyBudget } from '../upstream/keys/budget.ts';
+import type { SliceSource } from '../upstream/keys/slices.ts';
 import type { SharedRedis } from './redis.ts';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
 

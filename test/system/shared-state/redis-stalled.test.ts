@@ -6,7 +6,7 @@
 // while Redis may still grant the same room to another process (budget-windows.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SILENT_REDIS_MS } from '../../../src/shared-state/silent-redis.ts';
-import { SLICE_MS } from '../../../src/upstream/keys/budget.ts';
+import { SLICE_MS } from '../../../src/upstream/keys/slices.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { RedisServer } from '../../support/redis-server.ts';
 
