@@ -7,12 +7,12 @@
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Exchange } from '../../../src/upstream/exchange.ts';
-import { until } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { makeTestCertificate, type TestCertificate } from '../../support/test-certificate.ts';
 import { callerOf, clientFor } from '../../support/tls-client.ts';
+import { until } from '../../support/wait.ts';
 
 const load = createRequire(import.meta.url);
 const { RequestHandler } = load('undici/lib/api/api-request.js') as { RequestHandler: new () => unknown };
@@ -33,26 +33,47 @@ function counter() {
   };
 }
 
+/**
+ * Holds the requests `upstream` is sent whose path `matches` until `release()` (the others are
+ * answered): the calls stay in flight however slow the machine, and `held()` counts them.
+ */
+function holdRequests(upstream: ReferenceUpstream, matches: (path: string) => boolean = () => true) {
+  type Listener = (req: { url?: string }, ...rest: unknown[]) => void;
+  const server = upstream.server;
+  const answer = server.listeners('request') as Listener[];
+  const answerNow = (args: Parameters<Listener>) => {
+    for (const listener of answer) listener.apply(server, args);
+  };
+  const waiting: Parameters<Listener>[] = [];
+  server.removeAllListeners('request');
+  server.on('request', (...args: Parameters<Listener>) => {
+    if (matches(args[0].url ?? '')) waiting.push(args);
+    else answerNow(args);
+  });
+  return {
+    held: () => waiting.length,
+    release() {
+      server.removeAllListeners('request');
+      for (const listener of answer) server.on('request', listener);
+      for (const args of waiting.splice(0)) answerNow(args);
+    },
+  };
+}
+
 /** Every config of the page with its activity: 2 pages, then 10 activity pages, in flight together. */
 const VIEW = `{ p1: project(projectId: "1") { destinationConfigs(first: 5) { edges { node { name
     activity(first: 2) { edges { node { activity } } } } } } }
   p2: project(projectId: "2") { destinationConfigs(first: 5) { edges { node { name
     activity(first: 2) { edges { node { activity } } } } } } } }`;
 
-describe('an upstream call in flight', { timeout: 30_000 }, () => {
+describe('an upstream call in flight', { timeout: 60_000 }, () => {
   let h: Harness;
   let certificate: TestCertificate;
   let tlsUpstream: ReferenceUpstream;
   beforeAll(async () => {
     h = await startHarness({ env: { LOG_LEVEL: 'silent' } });
     certificate = makeTestCertificate();
-    tlsUpstream = await startReferenceUpstream({
-      tls: { key: certificate.key, cert: certificate.cert },
-      latencyMs: 1_000,
-    });
-  });
-  afterEach(() => {
-    h.upstream.faults.latency = { latencyMs: 0, jitterMs: 0 };
+    tlsUpstream = await startReferenceUpstream({ tls: { key: certificate.key, cert: certificate.cert } });
   });
   afterAll(async () => {
     await h.close();
@@ -64,12 +85,14 @@ describe('an upstream call in flight', { timeout: 30_000 }, () => {
     const expected = await h.gql(VIEW);
     expect(expected.body.errors).toBeUndefined();
     const count = counter();
-    h.upstream.faults.latency = { latencyMs: 1_000, jitterMs: 0 };
+    // The ten activity calls, held upstream: each in flight until released.
+    const upstream = holdRequests(h.upstream, (path) => path.includes('activity'));
     const answer = h.gql(VIEW);
-    // The ten activity calls, waiting on the upstream.
-    await until(() => count.inFlight() >= 10, 'the activity calls in flight');
+    await until(() => upstream.held() === 10, 'the ten activity calls upstream', { withinMs: 45_000 });
+    expect(count.exchanges()).toBe(10);
     expect(count.handlers()).toBe(0);
     expect(count.bodies()).toBe(0);
+    upstream.release();
     const { body } = await answer;
     expect(body).toEqual(expected.body);
     expect(count.exchanges()).toBe(0);
@@ -77,16 +100,20 @@ describe('an upstream call in flight', { timeout: 30_000 }, () => {
 
   it('over HTTP/2 is one Exchange too', async () => {
     const client = clientFor(tlsUpstream, certificate.certFile);
-    const caller = callerOf(client);
+    const caller = callerOf(client, 60_000);
     // The first call learns the protocol (the calls after it share one connection).
     await caller.request({ method: 'GET', path: '/api/projects/1/' });
     expect(client.protocol).toBe('h2');
     const count = counter();
+    const upstream = holdRequests(tlsUpstream);
     const paths = Array.from({ length: 20 }, (_, i) => `/api/projects/${1 + (i % 2)}/`);
     const answers = Promise.all(paths.map((path) => caller.request({ method: 'GET', path })));
-    await until(() => count.inFlight() >= 10, 'the calls in flight');
+    await until(() => upstream.held() === 20, 'the twenty calls upstream', { withinMs: 45_000 });
+    // One Exchange each (the first call's may still be held by its session: counted whole).
+    expect(live(Exchange)).toBeGreaterThanOrEqual(20);
     expect(count.handlers()).toBe(0);
     expect(count.bodies()).toBe(0);
+    upstream.release();
     const results = await answers;
     expect(results.map((r) => (r.body as { id: number }).id)).toEqual(paths.map((_, i) => 1 + (i % 2)));
     await client.close();
