@@ -5,13 +5,7 @@
 import type { GraphQLError } from 'graphql';
 import { type Logger, pino } from 'pino';
 import type { FinishedOperation, OperationListener } from './operation-record.ts';
-
-/**
- * stdout through a buffer written asynchronously: pino's default writes every line with a
- * blocking write(2), which under load costs more than the operation it logs (npm run bench).
- * main.ts flushes it on shutdown, and pino flushes it when the process exits.
- */
-const bufferedStdout = () => pino.destination({ dest: 1, sync: false, minLength: 4096 });
+import { stdoutBatches } from './stdout-batches.ts';
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
@@ -36,7 +30,9 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
         censor: '[redacted]',
       },
     },
-    (destination as pino.DestinationStream | undefined) ?? bufferedStdout(),
+    // stdout in batches written asynchronously, each line within a second (stdout-batches.ts);
+    // main.ts flushes it on shutdown, and it is written synchronously at exit.
+    (destination as pino.DestinationStream | undefined) ?? stdoutBatches(),
   );
 }
 
