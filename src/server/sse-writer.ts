@@ -1,7 +1,6 @@
 // The Server-Sent Events writer of a stream of results (a subscription, a live query, @defer
-// over SSE), in place of yoga's: the same protocol (graphql-sse's distinct connections mode: a
-// ping first, `event: next` per result, `event: complete` at the end, a ping every 12 s), at a
-// smaller cost per open stream, which is what a process holding thousands of subscribers pays:
+// over SSE), in place of yoga's: the same protocol (sse-events.ts), at a smaller cost per open
+// stream:
 // - each result's bytes are made once, however many streams write it (a shared stream hands the
 //   same result to all its subscribers: shared-streams.ts);
 // - one timer pings every stream, not a timer per stream (sse-pings.ts);
@@ -9,19 +8,18 @@
 //   has been taken for the stall timeout (STALLED_READER_MS), where it would otherwise hold its
 //   socket, and the kernel's buffers full of its events, until shutdown; so is one that reads
 //   more slowly than it is written to (slow-readers.ts);
-// - the body is a plain Node stream, read by the HTTP response as it drains.
+// - node's response is written straight (writeEvents); the Response yoga sends has a plain Node
+//   stream for body (sse-body.ts), read as it drains.
 import { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
-import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { subscriberOf } from '../live/shared-live-work.ts';
 import { type ResultReader, Subscriber } from '../live/shared-streams.ts';
 import { watchReadingPace } from './slow-readers.ts';
+import { SseBody } from './sse-body.ts';
+import { COMPLETE, nextEvent, PING } from './sse-events.ts';
 import { type Pingable, startPinging, stopPinging } from './sse-pings.ts';
-
-const PING = Buffer.from(':\n\n');
-const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
 
 /** In lower case, as every later plugin names them: a `set` of one replaces it, never adds a second. */
 const HEADERS = {
@@ -31,101 +29,8 @@ const HEADERS = {
   'content-encoding': 'none',
 };
 
-/** `extensions.http` and `unexpected` say how to answer, not what: yoga leaves them out too. */
-function withoutInternals(error: GraphQLError): unknown {
-  const json = typeof error.toJSON === 'function' ? error.toJSON() : error;
-  if (!json.extensions) return json;
-  const { http: _http, unexpected: _unexpected, ...extensions } = json.extensions as Record<string, unknown>;
-  return { ...json, extensions: Object.keys(extensions).length ? extensions : undefined };
-}
-
-const eventBytes = new WeakMap<object, Buffer>();
-
 /** The results behind each event stream answered here, for sse-door.ts to write. */
 const eventStreams = new WeakMap<Response, AsyncIterator<ExecutionResult>>();
-
-/** `event: next` with the result, made once per result object. */
-function nextEvent(result: ExecutionResult): Buffer {
-  let bytes = eventBytes.get(result);
-  if (!bytes) {
-    const stringify = (result as { stringify?: (value: unknown) => string }).stringify ?? JSON.stringify;
-    const { http: _http, ...extensions } = result.extensions ?? {};
-    const sanitized =
-      result.errors?.length || result.extensions?.http
-        ? {
-            ...result,
-            errors: result.errors?.map(withoutInternals),
-            extensions: Object.keys(extensions).length ? extensions : undefined,
-          }
-        : result;
-    bytes = Buffer.from(`event: next\ndata: ${stringify(sanitized)}\n\n`);
-    eventBytes.set(result, bytes);
-  }
-  return bytes;
-}
-
-/** The body of the Response yoga sends, for a caller of its fetch handler (tests, other servers). */
-class SseBody extends Readable implements Pingable {
-  private reading = false;
-  private started = false;
-
-  constructor(private readonly results: AsyncIterator<ExecutionResult>) {
-    super();
-  }
-
-  ping(): void {
-    if (this.readableLength === 0) this.push(PING);
-  }
-
-  /**
-   * At the first read, when the response is being written: a body never written (its client
-   * left first, or sse-door.ts wrote the stream instead) is never pinged and holds no place.
-   */
-  private start(): void {
-    this.started = true;
-    // First a ping: some browsers hold a fetch until the first bytes of the body arrive.
-    this.push(PING);
-    startPinging(this);
-  }
-
-  override _read(): void {
-    if (!this.started) this.start();
-    if (this.reading) return;
-    this.reading = true;
-    this.results.next().then(
-      (step) => {
-        this.reading = false;
-        if (this.destroyed) return;
-        try {
-          this.deliver(step);
-        } catch (error) {
-          this.destroy(error as Error);
-        }
-      },
-      (error: unknown) => this.destroy(error as Error),
-    );
-  }
-
-  private deliver(step: IteratorResult<ExecutionResult>): void {
-    if (step.done) {
-      this.push(COMPLETE);
-      this.push(null);
-      stopPinging(this);
-      return;
-    }
-    // As yoga's writer: a result of nothing is not an event.
-    if (step.value == null || this.push(nextEvent(step.value))) this._read();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    stopPinging(this);
-    // The client went away: the subscription ends (its slot, its place in a shared stream).
-    Promise.resolve(this.results.return?.()).then(
-      () => callback(error),
-      () => callback(error),
-    );
-  }
-}
 
 /**
  * Where sse-door.ts has an event stream written: node's response, or the connection taken from it
