@@ -1,27 +1,27 @@
 // One poller of a project's activity log, for every subscriber of one key with the same
 // arguments. It polls with that key every ACTIVITY_POLL_MS (or at once when a write of that key
 // to the project wakes it) and hands each subscriber every entry newer than what it has seen, in
-// the upstream's order reversed (oldest first: never re-sorted by a millisecond date, which put
-// entries of one millisecond newest first), each once, following the log's pages back to the
-// last entry seen, or oldest first after a kept cursor where the upstream follows (activity-news.ts).
+// the upstream's order reversed (oldest first, never re-sorted by date), each once, following the
+// log's pages back to the last entry seen, or oldest first after a kept cursor where the upstream
+// follows (news.ts).
 // - The first poll is the baseline: entries already in the log are not news, except those made
 //   after the first subscriber came (a write racing the subscription is still delivered).
 // - 429: the client waits out a Retry-After that fits its deadline; a longer one is waited here.
-// - An answer that says nothing can come (ENDING_CODES: the key, the project or the plan cannot
-//   serve this log): every subscriber's stream ends with the coded error, and the poller stops.
+// - An answer that says nothing can come (ENDING_CODES, poll-failures.ts): every subscriber's
+//   stream ends with the coded error, and the poller stops.
 // - Any other failure is reported to the subscribers as an event with that error (the stream
-//   goes on), and polling backs off exponentially up to MAX_BACKOFF_MS.
+//   goes on), and polling backs off (retryDelayMs).
 // - Processes sharing a Redis share the poller (shared-state/shared-polling.ts): only the one
 //   holding its lease reads the upstream, and what it finds reaches every process's subscribers as
 //   one numbered message with the position it leaves the poller at. While Redis is lost nobody
 //   polls; the streams stay open and go on from the kept position when it is back.
 import type { GraphQLError } from 'graphql';
-import { codedError } from '../../errors/codes.ts';
 import { createLoaders } from '../../loaders/index.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
 import type { ActivityEntryRecord } from '../../upstream/posthog/records.ts';
 import { RequestSignal } from '../../upstream/request-signal.ts';
-import { ActivityNews, MAX_CATCH_UP_PAGES, type News } from './news.ts';
+import { ActivityNews, type News } from './news.ts';
+import { catchUpExceeded, ENDING_CODES, retryDelayMs } from './poll-failures.ts';
 import { PollSharing, type Share } from './poll-sharing.ts';
 
 export interface ActivityArgs {
@@ -47,34 +47,6 @@ export interface PollerOptions {
   /** Shared with other processes: links this poller to its lease, position and channel. */
   share?: Share;
 }
-
-const MAX_BACKOFF_MS = 60_000;
-/** After the `failures`-th transient failure in a row: a 429's Retry-After, else doubling. */
-export function retryDelayMs(error: GraphQLError, failures: number, pollMs: number): number {
-  const retryAfter = Number(error.extensions?.retryAfter);
-  if (error.extensions?.code === 'RATE_LIMITED' && retryAfter > 0) return retryAfter * 1000;
-  return Math.min(MAX_BACKOFF_MS, pollMs * 2 ** failures);
-}
-
-/** Past the catch-up bound; `when` says where the entries left out came (a resumed feed: after `after`). */
-export const catchUpExceeded = (when = 'between two polls') =>
-  codedError(
-    'QUERY_TOO_COMPLEX',
-    `More than ${MAX_CATCH_UP_PAGES} pages of activity arrived ${when}: the older entries were left out (read them with Project.activityLog).`,
-    { measure: 'activityCatchUpPages', limit: MAX_CATCH_UP_PAGES },
-  );
-/**
- * Answers that polling again cannot change: the key is refused (401, 403), the project is not
- * there for it (404), its plan has no audit logs (402), or the upstream no longer serves the log.
- * Timeouts, 5xx and 429 pass; they keep the stream.
- */
-export const ENDING_CODES: ReadonlySet<string> = new Set([
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'PAYMENT_REQUIRED',
-  'UPSTREAM_UNSUPPORTED',
-]);
 
 /** A subscriber: told of each event; what it returns settles when the event has been taken. */
 export type Subscriber = (event: PollerEvent) => Promise<unknown>;

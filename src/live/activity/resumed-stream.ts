@@ -12,7 +12,8 @@ import type { GraphQLError } from 'graphql';
 import type { RequestSignal } from '../../upstream/request-signal.ts';
 import { sleep } from '../../upstream/request-signal.ts';
 import type { ActivityCatchUp, ReadNewestFirst } from './catch-up.ts';
-import { ENDING_CODES, type PollerEvent, retryDelayMs, type Subscriber } from './poller.ts';
+import { ENDING_CODES, retryDelayMs } from './poll-failures.ts';
+import type { PollerEvent, Subscriber } from './poller.ts';
 
 export interface ResumeOptions {
   catchUp: ActivityCatchUp;

@@ -16,13 +16,8 @@ import type { UpstreamClient } from '../../upstream/client.ts';
 import { RequestSignal } from '../../upstream/request-signal.ts';
 import type { WakeBus } from '../wake-bus.ts';
 import { ActivityCatchUp, type ReadNewestFirst, type ResumePoint } from './catch-up.ts';
-import {
-  type ActivityArgs,
-  ActivityPoller,
-  catchUpExceeded,
-  type PollerEvent,
-  type Subscriber,
-} from './poller.ts';
+import { catchUpExceeded } from './poll-failures.ts';
+import { type ActivityArgs, ActivityPoller, type PollerEvent, type Subscriber } from './poller.ts';
 import { runResumed } from './resumed-stream.ts';
 
 export interface ActivitySubscriptionsOptions {
