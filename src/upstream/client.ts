@@ -7,14 +7,15 @@
 // - always consumes the response body, so the socket goes back to the pool;
 // - is retried as retry.ts says (only GETs; writes are sent exactly once, and when one fails
 //   after it may have reached the upstream, the error says its outcome is unknown);
-// - counts against its key's upstream budget (key-budget.ts) before it is sent;
-// - goes only as what PostHog said of its key lately allows (key-admission.ts): none of a key it
+// - counts against its key's upstream budget (keys/budget.ts) before it is sent;
+// - goes only as what PostHog said of its key lately allows (keys/admission.ts): none of a key it
 //   refused, and those of keys it has not accepted within their share of the pool
 //   (unverified-share.ts);
-// - is made by attempt.ts; this file is the loop around attempts and the client's lifetime.
+// - is made by attempt.ts; this file is the loop around attempts and the client's lifetime. The
+//   keyless probes of readiness and routing are probes.ts's.
 import { hashKey, type KeyHash } from '../core/caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
-import { AttemptFailure, type AttemptSettings, attempt, stopped, USER_AGENT } from './attempt.ts';
+import { AttemptFailure, type AttemptSettings, attempt, stopped } from './attempt.ts';
 import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } from './call.ts';
 import { UpstreamConnections } from './connections.ts';
 import { type FirstCall, KeyAdmission, newRound, type RoundStanding } from './keys/admission.ts';
@@ -22,9 +23,9 @@ import type { Counted, KeyBudget } from './keys/budget.ts';
 import { KeyStandingHere, type RememberedStandings } from './keys/standing.ts';
 import { CallSlots } from './keys/unverified-share.ts';
 import { OldestFirstGate } from './oldest-first.ts';
+import { probe, routes } from './probes.ts';
 import { sleep } from './request-signal.ts';
 import { backoffMs, isRetryableMethod } from './retry.ts';
-import { requestOn } from './undici-pool.ts';
 
 export interface UpstreamClientOptions {
   origin: string;
@@ -44,7 +45,7 @@ export interface UpstreamClientOptions {
   maxResponseBytes: number;
   /** The longest wait a 429's Retry-After may ask (MAX_RETRY_AFTER_MS); 5 minutes when not given. */
   maxRetryAfterMs?: number;
-  /** Each key's upstream budget (key-budget.ts); null or off: none. */
+  /** Each key's upstream budget (keys/budget.ts); null or off: none. */
   budget?: KeyBudget | null;
   /** Calls in flight at once of keys not accepted lately; null: maxInFlight / 8 (at least 1). */
   unverifiedMaxInFlight?: number | null;
@@ -58,7 +59,7 @@ export class UpstreamClient {
   private readonly gate: OldestFirstGate;
   /** The gate, with the share of it keys not accepted may hold (unverified-share.ts). */
   private readonly slots: CallSlots;
-  /** What PostHog said of each key lately (key-standing.ts): live work reads it too. */
+  /** What PostHog said of each key lately (keys/standing.ts): live work reads it too. */
   readonly keyStanding: RememberedStandings;
   private readonly admission: KeyAdmission;
   /** Callers bound so far: each caller's place in line for connections. */
@@ -191,72 +192,17 @@ export class UpstreamClient {
     return this.connections.protocol;
   }
 
-  /**
-   * Readiness: does the upstream answer at all? One unauthenticated GET of the project list,
-   * which a live upstream refuses with 401 at once; any status below 500 within `timeoutMs` counts.
-   */
-  async probe(timeoutMs: number): Promise<{ ok: boolean; reason: string }> {
-    try {
-      const response = await requestOn(this.connections.pool, {
-        path: '/api/projects/',
-        method: 'GET',
-        headers: { accept: 'application/json', 'user-agent': USER_AGENT },
-        signal: AbortSignal.timeout(timeoutMs),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      await response.body.dump();
-      return response.statusCode < 500
-        ? { ok: true, reason: 'upstream answers' }
-        : { ok: false, reason: `upstream answered ${response.statusCode}` };
-    } catch (error) {
-      const code = (error as { code?: string; name?: string }).code ?? (error as Error).name;
-      return { ok: false, reason: `upstream unreachable (${code})` };
-    }
+  /** Readiness: does the upstream answer at all (probes.ts)? */
+  probe(timeoutMs: number): Promise<{ ok: boolean; reason: string }> {
+    return probe(this.connections.pool, timeoutMs);
   }
 
-  /**
-   * Whether the upstream routes `path` at all, asked without a key: PostHog answers a path it
-   * does not route with 404 "Endpoint not found." before any authentication
-   * (posthog/api/__init__.py, api_not_found), and one it routes with 401 or 403. Null: unknown.
-   */
-  async routes(path: string, timeoutMs: number): Promise<boolean | null> {
-    try {
-      const response = await requestOn(this.connections.pool, {
-        path,
-        method: 'GET',
-        headers: { accept: 'application/json', 'user-agent': USER_AGENT },
-        signal: AbortSignal.timeout(timeoutMs),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const text = await startOf(response.body, ROUTE_PROBE_MAX_BYTES);
-      if (response.statusCode === 404) return !text.includes('Endpoint not found.');
-      return response.statusCode < 500 ? true : null;
-    } catch {
-      return null;
-    }
+  /** Whether the upstream routes `path` at all, asked without a key (probes.ts); null: unknown. */
+  routes(path: string, timeoutMs: number): Promise<boolean | null> {
+    return routes(this.connections.pool, path, timeoutMs);
   }
 
   close(): Promise<void> {
     return this.connections.close();
   }
-}
-
-/**
- * PostHog's 404 for a path it does not route is a line of JSON; an upstream that is not PostHog
- * may answer the keyless probe with anything, endless, and is read no further than this.
- */
-const ROUTE_PROBE_MAX_BYTES = 16 * 1024;
-
-/** The first `max` bytes of a body as text; the rest is not read (the body is destroyed). */
-async function startOf(body: AsyncIterable<Buffer>, max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= max) break;
-  }
-  return Buffer.concat(chunks, size).subarray(0, max).toString('utf8');
 }
