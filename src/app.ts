@@ -64,7 +64,7 @@ export interface GatewayDeps {
 
 /**
  * Parsed documents by text. A DocumentNode holds several times its text (a node per token and
- * the source): counted as 8× the text, 64 MB in all.
+ * the source): counted as 8× the text.
  */
 const documentCache = () =>
   new BoundedCache<DocumentNode>(
@@ -84,7 +84,6 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const masked: MaskedErrors = new WeakMap();
   const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error), schema);
   const { metrics, listeners, observe } = observabilityFor(config, deps, masked);
-  const { manifest, only } = config.persistedOperations;
   const { live } = deps;
   const kept = keptAcrossRequests(deps.upstreamFeatures);
   const contextDeps: ContextDeps = {
@@ -103,8 +102,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     logging: false,
     batching: false,
     // MAX_BODY_BYTES is enforced by limits/body-size.ts while the body is read; yoga's own limit
-    // would pipe every body through a second stream (an AbortController and a DOMException per
-    // request: about a tenth of the CPU of a small query, by --cpu-prof).
+    // would pipe every body through a second stream.
     maxRequestBodySize: false,
     // Only listed origins, never `null` (limits/cors-origins.ts).
     cors: corsForOrigins(config.corsOrigins),
@@ -116,59 +114,74 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     context: ({ request, res }) => createContext(contextDeps, request, { res }),
     // A persisted operation may be named by `documentId` instead of sending its text.
     extraParamNames: ['documentId'],
-    plugins: [
-      useRequestId(),
-      // A GraphQL answer over GET: `Cache-Control: private, no-store`, `Vary: Authorization`.
-      usePrivateGetAnswers('/graphql'),
-      useOperatorEndpoints({
-        readiness: deps.readiness ?? new Readiness(deps.client),
-        metrics,
-        metricsToken: config.metrics.token,
-      }),
-      config.graphiql &&
-        useGraphiQLPage('/graphql', {
-          title: 'Destinations GraphQL gateway',
-          defaultQuery: EXAMPLE_QUERY,
-          headers: deps.graphiqlDemoKey
-            ? JSON.stringify({ Authorization: `Bearer ${deps.graphiqlDemoKey}` })
-            : undefined,
-          upstream: deps.graphiqlUpstream ?? { url: config.upstreamUrl ?? 'not given', demo: null },
-        }),
-      // CORS off: a browser's preflight hears of CORS_ORIGINS (else yoga's CORS answers it).
-      !config.corsOrigins && useCorsOffPreflight(),
-      usePersistedOperations({ manifest, only, shared: deps.sharedApq ?? null }),
-      useLimits(config.limits, estimatorFor(kept.upstreamFeatures)),
-      // Before anything starts: an answer in parts needs an Accept that carries parts (406).
-      useStreamAccept(),
-      // No key: one UNAUTHENTICATED for the request when nothing could be answered without one.
-      useKeyRefusal(),
-      // Incremental answers (multipart/mixed or SSE); jit.ts leaves those documents to yoga's executor.
-      useDeferStream(),
-      useLiveQueries(live),
-      config.executor === 'compiled' && useJit(),
-      // After what sets how a subscription or live query runs: identical ones run once.
-      useSharedLiveWork(sharedLiveWork),
-      usePartialErrors(),
-      // After what makes an answer (jit, live queries, partial errors): one too large is refused.
-      useAnswerSizeLimit(config.limits.answerBytes),
-      // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
-      // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
-      // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.
-
-      // Before the records, so that log, metrics and traces have the codes callers see.
-      useStableErrorCodes(schema),
-      useOperationRecords(listeners),
-      // A stream of results over SSE: written at a smaller cost per open stream than yoga's.
-      useSseWriter(),
-      // Last: the WebSocket transport takes its results here, after everything above has seen them.
-      useRelayedResults(),
-      // After every onExecute: an introspection-only query's answer, computed once, is served
-      // instead of running, and every hook above still sees it (limits/introspection-cache.ts).
-      useIntrospectionCache(),
-    ],
+    plugins: pluginsOf(config, deps, { metrics, listeners, kept, sharedLiveWork }),
   });
   sharedLiveWork.runThrough(yoga);
   return yoga;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
+
+/** What the plugins share with the rest of the gateway, made once by createGateway. */
+interface PluginParts {
+  metrics: ReturnType<typeof observabilityFor>['metrics'];
+  listeners: ReturnType<typeof observabilityFor>['listeners'];
+  kept: ReturnType<typeof keptAcrossRequests>;
+  sharedLiveWork: SharedLiveWork;
+}
+
+/** Yoga's plugins, in the order they hook in (false: a plugin the configuration leaves out). */
+function pluginsOf(config: Readonly<Config>, deps: GatewayDeps, parts: PluginParts) {
+  const { metrics, listeners, kept, sharedLiveWork } = parts;
+  const { manifest, only } = config.persistedOperations;
+  return [
+    useRequestId(),
+    // A GraphQL answer over GET: `Cache-Control: private, no-store`, `Vary: Authorization`.
+    usePrivateGetAnswers('/graphql'),
+    useOperatorEndpoints({
+      readiness: deps.readiness ?? new Readiness(deps.client),
+      metrics,
+      metricsToken: config.metrics.token,
+    }),
+    config.graphiql &&
+      useGraphiQLPage('/graphql', {
+        title: 'Destinations GraphQL gateway',
+        defaultQuery: EXAMPLE_QUERY,
+        headers: deps.graphiqlDemoKey
+          ? JSON.stringify({ Authorization: `Bearer ${deps.graphiqlDemoKey}` })
+          : undefined,
+        upstream: deps.graphiqlUpstream ?? { url: config.upstreamUrl ?? 'not given', demo: null },
+      }),
+    // CORS off: a browser's preflight hears of CORS_ORIGINS (else yoga's CORS answers it).
+    !config.corsOrigins && useCorsOffPreflight(),
+    usePersistedOperations({ manifest, only, shared: deps.sharedApq ?? null }),
+    useLimits(config.limits, estimatorFor(kept.upstreamFeatures)),
+    // Before anything starts: an answer in parts needs an Accept that carries parts (406).
+    useStreamAccept(),
+    // No key: one UNAUTHENTICATED for the request when nothing could be answered without one.
+    useKeyRefusal(),
+    // Incremental answers (multipart/mixed or SSE); jit.ts leaves those documents to yoga's executor.
+    useDeferStream(),
+    useLiveQueries(deps.live),
+    config.executor === 'compiled' && useJit(),
+    // After what sets how a subscription or live query runs: identical ones run once.
+    useSharedLiveWork(sharedLiveWork),
+    usePartialErrors(),
+    // After what makes an answer (jit, live queries, partial errors): one too large is refused.
+    useAnswerSizeLimit(config.limits.answerBytes),
+    // No CSRF prevention: the gateway authenticates only by the Authorization header, which a
+    // cross-site page cannot make a browser send, and there are no cookies to ride on. Queries
+    // over GET (urql's default) just work; mutations stay POST-only; CORS is off unless allowed.
+
+    // Before the records, so that log, metrics and traces have the codes callers see.
+    useStableErrorCodes(schema),
+    useOperationRecords(listeners),
+    // A stream of results over SSE: written at a smaller cost per open stream than yoga's.
+    useSseWriter(),
+    // Last: the WebSocket transport takes its results here, after everything above has seen them.
+    useRelayedResults(),
+    // After every onExecute: an introspection-only query's answer, computed once, is served
+    // instead of running, and every hook above still sees it (limits/introspection-cache.ts).
+    useIntrospectionCache(),
+  ];
+}
