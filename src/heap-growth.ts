@@ -2,17 +2,15 @@
 //
 // After a spell of low allocation (a gateway between bursts of traffic) V8's memory reducer
 // compacts the heap and shrinks it. Its growth under the next load is then "slow": each
-// mark-compact sets the next limit at 1.3x what survived, until the old generation's committed
-// memory is 10 MB above what it was at the reduction. A gateway's old generation is small and
-// steady under load (its in-flight operations, 20-25 MB), so it can stay in that state for
-// minutes: a mark-compact every ~0.35 s instead of every ~1.5 s, and 1.3-1.6x the CPU per
-// operation on a page of 100 configs (`--trace-gc`: 13-16 mark-compacts in a 5 s round against
-// 3). Whether a round ran slow was chance, for the gateway and bare yoga alike.
+// mark-compact sets the next limit only a little above what survived, until the old generation
+// has grown by a fixed amount since the reduction. A gateway's old generation is small and
+// steady under load (its in-flight operations), so it can stay in that state for minutes,
+// collecting far more often and spending more CPU per operation, by chance (docs/performance.md).
 //
 // A fixed factor (V8's --heap-growing-percent, which it reads at each mark-compact and so can be
-// set after start-up) takes the chance away. 2.5 rather than the 4.0 V8 chose under load here:
-// it cost no measurable CPU (a mark-compact of this heap is ~10 ms) and held 35-40 MB less peak
-// RSS. HEAP_GROWING_PERCENT sets it (150 is 2.5x); 0 leaves V8's own growth, and so does the flag
+// set after start-up) takes the chance away. 2.5 rather than V8's own up to 4.0: a smaller peak
+// heap for no CPU that shows (docs/performance.md, "What each setting changes").
+// HEAP_GROWING_PERCENT sets it (150 is 2.5x); 0 leaves V8's own growth, and so does the flag
 // given to node itself on its command line, which wins (node refuses it in NODE_OPTIONS).
 //
 // As deployed, node runs with --no-memory-reducer (package.json's start, docs/operating.md): the

@@ -1,6 +1,6 @@
 // graphql-jit compiles each document to JavaScript once and runs that instead of graphql-js's
-// interpreter: the largest single saving per operation (npm run bench). Where it does not answer
-// as graphql-js does, found by the tests and the differential test (test/gateway/differential):
+// interpreter: the largest single saving per operation (docs/performance.md). Where it does not
+// answer as graphql-js does, found by the tests and the differential test (test/gateway/differential):
 // - a non-null variable with a default value (`$projectId: String! = "@current"`) that the
 //   request leaves out is reported as missing;
 // - a variable that stands as an input object's field (`input: {id: $id, name: $n}`) and is not
@@ -13,8 +13,8 @@
 // - subscriptions, @live queries and @defer/@stream answer in several parts, which only the
 //   executor yoga ships with produces;
 // - a document longer than MAX_CACHED_TEXT: graphql-jit writes argument literals into the code
-//   it compiles with new Function, and V8's compilation cache keeps that source (200 distinct
-//   1 MB texts kept 411 MB after full collections). A text that long is not cached as parsed
+//   it compiles with new Function, and V8's compilation cache keeps that source beyond full
+//   collections, so long texts would fill memory. A text that long is not cached as parsed
 //   either, so it would be compiled for one run.
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import {

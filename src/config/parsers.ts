@@ -2,9 +2,9 @@
 // message that says what it expected (the choices, where there are choices), and `createReader`,
 // which records a refusal under the variable's name instead of stopping at the first.
 //
-// Read by these few parsers rather than a schema library: zod held 3.4 MB of heap for the life of
-// the process to read a few dozen variables once, and every MB a process holds at rest is
-// multiplied by V8's heap growth under load (npm run bench: idle and peak RSS).
+// Read by these few parsers rather than a schema library, which would stay in the heap for the
+// life of the process to read a few dozen variables once: every MB a process holds at rest is
+// multiplied by V8's heap growth under load (docs/performance.md).
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 

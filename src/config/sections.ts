@@ -11,9 +11,9 @@ export function readUpstream(read: Read) {
     retries: read('UPSTREAM_RETRIES', integer(0, 10), 2),
     // The longest a 429's Retry-After may pause a key (upstream/retry-after.ts).
     maxRetryAfterMs: read('MAX_RETRY_AFTER_MS', integer(1_000, 86_400_000), 300_000),
-    // Little's law: calls in flight = calls a second × latency. 256 keep 2,560 calls a second going
-    // to an upstream 100 ms away (~640 combined views/s: about what one process serves on its
-    // CPU); 32 capped a process at ~80 views/s whatever its CPU (issue 42).
+    // Little's law: calls in flight = calls a second × latency. Enough to keep one process's CPU
+    // busy in front of a hosted PostHog's latency; fewer cap throughput below what the CPU serves
+    // (docs/performance.md, "What each setting changes").
     maxInFlight: read('UPSTREAM_MAX_IN_FLIGHT', integer(1, 10_000), 256),
     // Of those, what calls of keys the upstream has not accepted may hold (upstream/unverified-share.ts);
     // null: an eighth.
@@ -48,7 +48,7 @@ export function readLimits(read: Read) {
     cost: read('MAX_COST', integer(1, 10_000_000), 50_000),
     upstreamCalls: read('MAX_UPSTREAM_CALLS', integer(1, 10_000), 50),
     bodyBytes: read('MAX_BODY_BYTES', integer(1_024, 100 * 1024 * 1024), 1024 * 1024),
-    // Twice the largest page of hog functions PostHog answers with their code (100 × ~90 KB).
+    // Twice the largest page of hog functions PostHog answers with their code.
     answerBytes: read('MAX_ANSWER_BYTES', integer(1_024, 1024 * 1024 * 1024), 16 * 1024 * 1024),
     introspection: readIntrospectionLimits(read),
   });
@@ -74,9 +74,8 @@ export function readLive(read: Read) {
     activityPollMs: read('ACTIVITY_POLL_MS', integer(100, 3_600_000), 5_000),
     liveQueryPollMs: read('LIVE_QUERY_POLL_MS', integer(100, 3_600_000), 10_000),
     maxSubscriptionsPerKey: read('MAX_SUBSCRIPTIONS_PER_KEY', integer(1, 10_000), 5),
-    // Measured (npm run bench, fan-out): an idle SSE subscription holds 13–24 KB of RSS, so 8,000
-    // hold under 200 MB, which beside the gateway's ~100 MB and room for queries fits the 512 MiB
-    // limit of deploy/kubernetes.yaml, and leaves MAX_CONNECTIONS (10,000) room for queries.
+    // As many idle subscriptions as fit, beside the gateway and its queries, in the memory limit
+    // of deploy/kubernetes.yaml, leaving MAX_CONNECTIONS room for queries (docs/performance.md).
     maxSubscriptions: read('MAX_SUBSCRIPTIONS', integer(1, 1_000_000), 8_000),
     // A minute: five of the streams' 12 s pings. Slow is not stalled: a write the kernel is still
     // taking counts as activity (live/sse-writer.ts).

@@ -29,7 +29,7 @@ export const isMisspeltAuthorization = (header: string | null | undefined): bool
  * `bearer phx_…` are one key, so spelling it otherwise wins no more subscription slots.
  */
 export const hashKey = (authorization: string): KeyHash =>
-  // crypto.hash, one call: a third of createHash's cost, once per request (--cpu-prof).
+  // crypto.hash, one call: cheaper than createHash's object, once per request.
   hash('sha256', normalizeAuthorization(authorization), 'hex') as KeyHash;
 
 /** The scheme in lower case, one space, the credentials: how slots and wakes tell keys apart. */

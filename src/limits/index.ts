@@ -27,8 +27,8 @@ const MAX_ESTIMATE_KEY_LENGTH = 4_096;
 /**
  * The estimate of an operation, cached per (document, operation name, the variables it declares):
  * the same screen sends the same document with a handful of variable sets, and the walk is not
- * free. Variables the operation does not declare change nothing and are not part of the key (300
- * requests each with a distinct 1 MB undeclared variable kept 300 MB).
+ * free. Variables the operation does not declare change nothing and are not part of the key, so
+ * inventing them cannot fill the cache.
  */
 function cachedEstimator(estimateOperation: EstimateOperation) {
   /** Per document and operation name: the operation, the variables it declares, its estimates. */

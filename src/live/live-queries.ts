@@ -64,8 +64,8 @@ function holdsAnswer(value: unknown): boolean {
  * Whether an answer says nothing can come: UNAUTHENTICATED anywhere (the upstream does not know
  * the key), or only errors no re-run can change (ENDING_CODES: a missing scope, no such project,
  * a plan without audit logs, a route PostHog retired) and nothing else answered. Re-running would
- * only ask again (five live queries of 49 ids under an invented key made 1,250 upstream 401s in
- * 10 s). A transient error (a timeout, a 5xx, a 429) among them keeps the live query.
+ * only ask again, and be refused again, for as long as the client stays. A transient error (a
+ * timeout, a 5xx, a 429) among them keeps the live query.
  */
 export function endsLiveQuery(result: unknown): boolean {
   const { data, errors } = result as ExecutionResult;

@@ -12,7 +12,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     {
       level,
       base: undefined,
-      // Explicit paths: a wildcard (`*.authorization`) made pino walk every line, 6 µs a line.
+      // Explicit paths: a wildcard (`*.authorization`) makes pino walk every line.
       // The objects logged here are the operation line and `{ error: { message, stack } }`.
       redact: {
         paths: [
@@ -45,7 +45,7 @@ export type MaskedErrors = WeakMap<GraphQLError, unknown>;
 /**
  * The operation line, written as pino would write `logger.info({...}, 'graphql operation')` but
  * by hand: its shape is fixed and holds nothing that needs redacting, and pino's generic
- * serialisation of it was 4% of the CPU of a small query (--cpu-prof).
+ * serialisation of it costs more than it needs to on every operation (docs/performance.md).
  */
 function operationLine(operation: FinishedOperation, statuses: string): string {
   const codes =

@@ -19,8 +19,8 @@ export class OperationNames {
 
   /**
    * `mayLearn`: whether this operation may give a new name a value of its own. Only one whose key
-   * the upstream accepted may: 100 names invented without a key took every place before a real
-   * screen's name was seen.
+   * the upstream accepted may, so names invented without a key cannot take every place before a
+   * real screen's name is seen.
    */
   label(name: string | null, mayLearn: boolean): string {
     if (!name) return ANONYMOUS;

@@ -1,9 +1,9 @@
 // A counter and a histogram for the metrics observed on every operation and upstream attempt.
 // prom-client's own hash a label object on every observation; these look a series up by a key
-// the caller builds (its label values joined) and make the label object once per series, which
-// took the metrics from about 11 % to a few percent of a small query's CPU (A/B, METRICS=false
-// against on). Both register in a prom-client Registry as metrics of their own, so /metrics,
-// AggregatorRegistry and the text format work as for any other.
+// the caller builds (its label values joined) and make the label object once per series, so an
+// observation costs a map lookup (docs/performance.md). Both register in a prom-client Registry
+// as metrics of their own, so /metrics, AggregatorRegistry and the text format work as for any
+// other.
 import type { Registry } from 'prom-client';
 
 type Labels = Record<string, string>;

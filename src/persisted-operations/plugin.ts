@@ -6,7 +6,7 @@
 // - Not in safelist mode: an APQ id with its text runs the text once the hash is checked, and
 //   is remembered once the text has parsed and validated within the limits (a memory bounded in
 //   entries and bytes per process: apq-limits.ts), so the client's next request needs only the
-//   id. A text that fails to parse is never stored: 1,000 such registrations took RSS to 3.4 GB.
+//   id. A text that fails to parse is never stored, so registrations cannot fill memory with them.
 //   With REDIS_URL
 //   registrations are shared by every process and outlive restarts, within the same bounds for
 //   the whole fleet (shared-state/apq-store.ts).

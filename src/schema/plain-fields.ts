@@ -2,8 +2,8 @@
 // exposed field graphql's defaultFieldResolver and every Relay edge's `node` a `(edge) =>
 // edge.node`; graphql-js runs a field without a resolver just the same, but graphql-jit compiles
 // such a field to a property read where it calls a resolver function otherwise (each call with
-// its own error and promise checks). A page of 100 configs read four fields and the edge's node
-// of each: 500 calls an operation (with the ids by hand, 0.94x the CPU at a fixed rate).
+// its own error and promise checks). A page of configs read four fields and the edge's node of
+// each: five resolver calls a config saved (docs/performance.md).
 //
 // Only where the property is plain data: graphql-jit's read does not await a promise (it
 // serialised one as `{}`), nor call a function as the default resolver does. So only the records

@@ -5,9 +5,9 @@
 // Why a door of its own: an SSE answer stays open for as long as its subscriber does, and
 // @whatwg-node/server keeps, for all that time, what it made to answer it: the fetch Request
 // (its headers, URL, body reader and abort signal), the Response, and their listeners on node's
-// request and response. A heap snapshot of 2,000 subscribers put that at 5 KB each, a third of
-// what a subscriber cost. Here yoga answers the same request through its fetch handler (every
-// plugin, limit and hook as before), and the stream's events are written to node's response as
+// request and response: a large share of what a subscriber costs (docs/performance.md). Here
+// yoga answers the same request through its fetch handler (every plugin, limit and hook as
+// before), and the stream's events are written to node's response as
 // they come (live/sse-writer.ts); nothing of the fetch objects is left once the stream has started.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';

@@ -6,8 +6,7 @@
 // Why: an open answer keeps, for as long as its subscriber stays, node's whole HTTP machinery for
 // the connection: the request, the response, the HTTP parser (a native object with room for 32
 // header names and values) and their listeners. Taken, a subscriber holds its socket and this
-// object. With 10,000 SSE subscribers a bare node:http server holds 11.8 KB of RSS each; the same
-// server taking its connections this way, 8.3 KB (docs/performance.md, "Live fan-out").
+// object, and costs less memory (docs/performance.md, "Live fan-out").
 //
 // What node's server did for the connection, this does after: it frames the body in chunks (as
 // the head said), ends the stream when the client half-closes, reads and drops what the client

@@ -24,7 +24,7 @@ export interface SharedState {
 
 /**
  * The connection, its module (and ioredis) imported only now: a gateway without REDIS_URL never
- * loads them (2.2 MB of heap at rest, and their code).
+ * loads them, nor holds them in its heap.
  */
 export async function connectRedis(settings: RedisSettings): Promise<SharedRedis> {
   const { SharedRedis } = await import('./redis.ts');

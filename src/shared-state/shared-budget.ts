@@ -11,8 +11,8 @@
 // Keys counted at once are bounded as in each process (key-budget.ts's MAX_KEYS), for the fleet:
 // `budget-keys` (a sorted set: key → the second of its last slice) holds each counted key, and
 // past MAX_COUNTED_KEYS the one whose last slice is oldest loses its counts. Anyone can invent
-// keys (each a 401 upstream, but counted before it is sent): without the bound, 10,000 of them
-// left 20,000 hashes (about 5 MB) for an hour. A real key pushed out counts from zero again (its
+// keys (each a 401 upstream, but counted before it is sent): without the bound, each would leave
+// its hashes in Redis until they expire. A real key pushed out counts from zero again (its
 // pause is each process's, not Redis's, and is kept); past PostHog's limit, PostHog's 429 pauses
 // it.
 import type { KeyHash } from '../core/caller-key.ts';

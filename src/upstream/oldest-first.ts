@@ -6,9 +6,8 @@
 // (pages, records, loaders) all that time. Handing a free connection to the operation that was
 // bound first (UpstreamClient.forCaller) finishes the operations under way before later ones
 // start. The upstream sets the throughput either way; what changes is that few operations are
-// half done at any moment, and a later one waits before its first call, holding nothing fetched.
-// On the combined view with 20 ms of upstream latency that cut what the gateway holds under load
-// (heap + off-heap after a forced GC) from ~45 to ~35 MB (docs/performance.md).
+// half done at any moment, and a later one waits before its first call, holding nothing fetched:
+// the gateway holds less under load (docs/performance.md).
 //
 // No operation waits for ever: orders only grow, every operation makes a bounded number of
 // calls (the upstream-call budget), and a wait ends when its request's signal aborts (deadline

@@ -18,8 +18,7 @@ export class RequestAnswered extends Error {
 
 /**
  * The one RequestAnswered every answered request's signal is aborted with: every request ends so,
- * and making one each time (its stack trace) was 2% of the CPU of a page of 100 configs
- * (--cpu-prof). It says only why; nothing adds to it.
+ * and an error made each time (its stack trace) is not free. It says only why; nothing adds to it.
  */
 export const ANSWERED = Object.freeze(new RequestAnswered('answered'));
 
@@ -31,8 +30,8 @@ export class ClientGone extends Error {
 /**
  * The one abort signal of a GraphQL request, as the EventEmitter that undici also accepts as a
  * `signal`: undici adds and removes an abort listener for every call, which on an AbortSignal
- * (an EventTarget) cost more than parsing a small answer; on an EventEmitter it is cheap, and
- * no AbortController is made per request (npm run bench).
+ * (an EventTarget) costs more than parsing a small answer; on an EventEmitter it is cheap, and
+ * no AbortController is made per request.
  */
 export class RequestSignal extends EventEmitter {
   aborted = false;

@@ -1,9 +1,8 @@
 // undici's Pool, its Client and its `request`, loaded without the rest of undici. `import { Pool } from
 // 'undici'` runs the package's index, which also loads fetch, WebSocket, EventSource, the HTTP
-// cache, the mock agents and what they need, none of which the gateway uses: 2.0 MB of heap at
-// rest (19.4 against 21.4 MB after a forced GC at idle) and 12 MB of idle RSS. Heap at rest is
-// paid again under load: V8 sets each next heap limit at a multiple of what survived the last
-// mark-compact (docs/performance.md).
+// cache, the mock agents and what they need, none of which the gateway uses, all held in its heap
+// at rest. Heap at rest is paid again under load: V8 sets each next heap limit at a multiple of
+// what survived the last mark-compact (docs/performance.md).
 //
 // The index gives a Pool its `request` with `Object.assign(Dispatcher.prototype, api)`. Here the
 // same function is called on the pool instead, so no prototype is changed. undici declares no

@@ -152,10 +152,10 @@ const mentionsByPage = new WeakMap<CursorPage<ActivityEntryRecord>, Map<string, 
 /**
  * How many of a page's entries may be the item's, at most, found without a walk of the entries:
  * PostHog writes each entry's item as `"item_id":"<id>"` (a CharField, DRF's compact JSON), and
- * a page of 100 entries is searched once natively for them all (30 µs for PostHog's 63 KB page,
- * a third of what one more upstream call costs). Written otherwise (spaces, escapes, a number),
- * the item's entries are not seen here, and it is read on its own. Infinity once the page's bytes
- * are let go: then its entries are walked.
+ * a page of entries is searched once natively for them all (far less than one more upstream
+ * call costs). Written otherwise (spaces, escapes, a number), the item's entries are not seen
+ * here, and it is read on its own. Infinity once the page's bytes are let go: then its entries
+ * are walked.
  */
 function mentions(page: CursorPage<ActivityEntryRecord>, itemId: string): number {
   let counts = mentionsByPage.get(page);

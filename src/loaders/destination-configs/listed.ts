@@ -1,9 +1,9 @@
 // The configs one GraphQL request has seen in list answers, found by project and id, so that a
 // config listed once is not retrieved again. A list page parses a config only when it is read
-// (upstream/pages.ts): an activity page's cross-link names ~30 configs of a 100-config page, and
-// parsing all 100 and holding them to the request's end was most of the heap that page's
-// operations held under load (npm run bench). Pages are indexed by id only when a by-id read
-// first asks, so a connection that only lists (100 configs, read whole) never pays for an index.
+// (upstream/pages.ts): an activity page's cross-link names only some configs of a page, and
+// parsing them all and holding them to the request's end would be most of the heap that page's
+// operations hold under load. Pages are indexed by id only when a by-id read first asks, so a
+// connection that only lists (a page read whole) never pays for an index.
 
 import type { ConfigRecord } from '../../upstream/posthog/records.ts';
 import type { OffsetPage } from '../../upstream/wire/pages.ts';

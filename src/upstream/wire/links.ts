@@ -5,7 +5,7 @@
 /**
  * One parameter of a link's query, decoded as URLSearchParams would (`+` is a space). Read from
  * the text after `?` without building a URL: two links on every page of every list, and a URL
- * object cost more than the rest of reading the page's envelope (npm run bench).
+ * object costs more than the rest of reading the page's envelope.
  */
 function queryParam(link: unknown, name: string): string | null {
   if (typeof link !== 'string' || link.length === 0) return null;
