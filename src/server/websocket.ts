@@ -14,25 +14,17 @@
 // as `{"Authorization": "Bearer <key>"}` (or `authorization`), else from the upgrade request's
 // own Authorization header. It is held for that socket only. Without one the socket is closed;
 // sockets per peer and per key, idle sockets and slow readers are bounded
-// (websocket-admission.ts, live/slow-readers.ts).
+// (websocket-admission.ts, slow-readers.ts); each operation is websocket-operations.ts's.
 //
 // `ws` and graphql-ws are loaded when the first socket connects: most deployments never open
-// one, and at rest they held ~1.7 MB of heap in every process (npm run bench: idle RSS).
+// one, and loaded they stay in the heap of every process.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from 'graphql';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Gateway } from '../app.ts';
-import { codedError } from '../errors/codes.ts';
-import {
-  type RelayContext,
-  type RelayedResult,
-  type RelaySlot,
-  requestFor,
-  withoutHttp,
-} from './relayed-results.ts';
 import { watchReadingPace } from './slow-readers.ts';
 import { SocketAdmission, type SocketLimits } from './websocket-admission.ts';
+import { relay, relayOperation, watchCompletions } from './websocket-operations.ts';
 
 type SocketExtra = {
   request: IncomingMessage;
@@ -109,65 +101,6 @@ interface Sockets {
   dispose(): Promise<void>;
 }
 
-/** graphql-ws needs a document to pick execute or subscribe; the real one is the request's. */
-const RELAYED = parse('{ __typename }');
-
-interface Relayed {
-  results: AsyncGenerator<ExecutionResult>;
-}
-
-async function* once(result: ExecutionResult): AsyncGenerator<ExecutionResult> {
-  yield result;
-}
-
-/** The stream graphql-ws relays, and how to stop it when the client completes or leaves. */
-interface Answer {
-  results: AsyncIterator<ExecutionResult>;
-  stop(): Promise<unknown>;
-}
-
-function answerOf(result: RelayedResult | undefined): Answer {
-  if (result === undefined) return answerOf(codedErrorResult('The operation was cancelled.'));
-  if (!(Symbol.asyncIterator in result)) return { results: once(withoutHttp(result)), stop: async () => {} };
-  const iterator = result[Symbol.asyncIterator]();
-  return {
-    results: {
-      next: async () => {
-        const step = await iterator.next();
-        return step.done ? step : { done: false, value: withoutHttp(step.value) };
-      },
-    },
-    stop: async () => iterator.return?.(),
-  };
-}
-
-const codedErrorResult = (message: string): ExecutionResult => ({
-  errors: [codedError('UPSTREAM_UNAVAILABLE', message)],
-});
-
-/**
- * The operations of one socket that a client may still complete, by id: graphql-ws learns of an
- * operation only once its onSubscribe has returned, and a query waiting out a 429 would go on
- * after the client completed it or closed the socket. These abort the request at once.
- */
-function watchCompletions(socket: WebSocket): Map<string, AbortController> {
-  const open = new Map<string, AbortController>();
-  socket.on('message', (data: Buffer) => {
-    // Only `complete` matters here; graphql-ws itself reads and answers every message.
-    if (!data.includes('"complete"')) return;
-    try {
-      const message = JSON.parse(String(data)) as { type?: unknown; id?: unknown };
-      if (message.type === 'complete' && typeof message.id === 'string') open.get(message.id)?.abort();
-    } catch {
-      // graphql-ws closes the socket for a message it cannot read.
-    }
-  });
-  socket.on('close', () => {
-    for (const controller of open.values()) controller.abort();
-  });
-  return open;
-}
-
 /**
  * A socket's 'error' is a caller's fault (a frame over maxPayload, a bad frame, a reset), and ws
  * closes the socket itself with the code that says which (1009, 1002, …). graphql-ws would also
@@ -186,7 +119,6 @@ async function startSockets(
 ): Promise<Sockets> {
   const [{ WebSocketServer }, { useServer }] = await Promise.all([import('ws'), import('graphql-ws/use/ws')]);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxBodyBytes + ENVELOPE_BYTES });
-  const relay = (args: ExecutionArgs) => (args.rootValue as Relayed).results as never;
   const operations = new WeakMap<WebSocket, Map<string, AbortController>>();
   const keys = new WeakMap<WebSocket, string>();
   const idle = new WeakMap<WebSocket, (running: number) => void>();
@@ -204,46 +136,15 @@ async function startSockets(
         operations.set(ctx.extra.socket, watchCompletions(ctx.extra.socket));
         return true;
       },
-      onSubscribe: async (ctx, id, payload) => {
-        const open = operations.get(ctx.extra.socket)!;
-        const abort = new AbortController();
-        open.set(id, abort);
-        const ran = () => idle.get(ctx.extra.socket)?.(open.size);
-        ran();
+      onSubscribe: (ctx, id, payload) => {
+        const socket = ctx.extra.socket;
         const requestId = ctx.extra.request.headers['x-request-id'];
-        const request = requestFor(
-          gateway.graphqlEndpoint,
-          keys.get(ctx.extra.socket) ?? null,
-          typeof requestId === 'string' ? requestId : undefined,
-          payload,
-          abort.signal,
-        );
-        let answer: Answer;
-        if (request instanceof GraphQLError) {
-          answer = answerOf({ errors: [request] });
-        } else {
-          const relay: RelaySlot = {};
-          const context: RelayContext = { relay };
-          // Only an aborted request fails here: the client is gone, and hears nothing.
-          await Promise.resolve(gateway.fetch(request, context as never)).catch(() => undefined);
-          answer = answerOf(relay.result);
-        }
-        // graphql-ws calls return() when the client completes the operation or the socket closes.
-        const relayed = {
-          next: () => answer.results.next(),
-          return: async (value: unknown) => {
-            open.delete(id);
-            ran();
-            abort.abort();
-            await answer.stop();
-            return { done: true as const, value };
-          },
-          [Symbol.asyncIterator]() {
-            return this;
-          },
-        };
-        const results = relayed as unknown as AsyncGenerator<ExecutionResult>;
-        return { schema: gateway.getEnveloped().schema, document: RELAYED, rootValue: { results } };
+        return relayOperation(gateway, id, payload, {
+          open: operations.get(socket)!,
+          authorization: keys.get(socket) ?? null,
+          requestId: typeof requestId === 'string' ? requestId : undefined,
+          running: (count) => idle.get(socket)?.(count),
+        });
       },
       onComplete: (ctx, id) => {
         // Answered: what the operation still has in flight upstream is cancelled (context.ts).
