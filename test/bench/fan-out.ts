@@ -4,6 +4,7 @@
 // and the last. Beside it the floor: a bare node:http server holding as many SSE responses. The subscribers are raw HTTP requests (as graphql-sse's distinct-connections mode
 // sends them), so that the bench process itself stays light.
 import { Agent, request } from 'node:http';
+import { settle } from '../support/wait.ts';
 import { LISTENING, rssBytes, start, stopProcesses } from './processes.ts';
 
 const SUBSCRIPTION = JSON.stringify({
@@ -26,7 +27,6 @@ export interface FanOutFigures {
   delivered: number;
 }
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 

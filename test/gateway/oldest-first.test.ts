@@ -9,18 +9,10 @@ import { createUpstreamClient } from '../../src/gateway.ts';
 import { RequestSignal } from '../../src/upstream/request-signal.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { parsePrometheus, total } from '../support/prometheus.ts';
+import { until } from '../support/wait.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 const CONFIGS_OF_1 = '/api/projects/1/pipeline_destination_configs/';
-
-/** Polls until `condition` holds (no timing assert: a condition that never comes fails). */
-async function until(what: string, condition: () => Promise<boolean> | boolean): Promise<void> {
-  for (let tries = 0; tries < 400; tries++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never: ${what}`);
-}
 
 describe('upstream connections go to the oldest operation first', () => {
   let h: Harness;
@@ -66,10 +58,10 @@ describe('upstream connections go to the oldest operation first', () => {
         activity(first: 1) { edges { node { activity } } } } } } }
       p2: project(projectId: "2") { name }
     }`);
-    await until('the configs call is upstream', () => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1);
+    await until(() => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1, 'the configs call is upstream');
     // Newer: one call, queued behind project 2 while the configs are held.
     const newer = h.gql('{ project(projectId: "1") { name } }');
-    await until('both waiting calls are queued', async () => (await queued()) === 2);
+    await until(async () => (await queued()) === 2, 'both waiting calls are queued');
 
     const [olderAnswer, newerAnswer] = await Promise.all([older, newer]);
     expect(olderAnswer.body.errors).toBeUndefined();
@@ -87,7 +79,7 @@ describe('upstream connections go to the oldest operation first', () => {
   it('never sends a call whose client went away while it waited', async () => {
     holdConfigsOf1();
     const holding = h.gql(`{ project(projectId: "1") { destinationConfigs(first: 1) { totalCount } } }`);
-    await until('the configs call is upstream', () => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1);
+    await until(() => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1, 'the configs call is upstream');
     const leaving = new AbortController();
     const gone = fetch(h.url, {
       method: 'POST',
@@ -95,10 +87,10 @@ describe('upstream connections go to the oldest operation first', () => {
       body: JSON.stringify({ query: '{ project(projectId: "2") { name } }' }),
       signal: leaving.signal,
     }).catch((error: Error) => error.name);
-    await until('the second call is queued', async () => (await queued()) === 1);
+    await until(async () => (await queued()) === 1, 'the second call is queued');
     leaving.abort();
     expect(await gone).toBe('AbortError');
-    await until('the abandoned call left the queue', async () => (await queued()) === 0);
+    await until(async () => (await queued()) === 0, 'the abandoned call left the queue');
 
     expect((await holding).body.errors).toBeUndefined();
     // The connection is free again, and the abandoned call was never sent.
@@ -136,7 +128,7 @@ describe('a call still waiting for a connection at its deadline', () => {
       times: 1,
     });
     const holding = caller(10_000).request({ method: 'GET', path: CONFIGS_OF_1 });
-    await until('the configs call is upstream', () => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1);
+    await until(() => h.upstreamCalls({ path: CONFIGS_OF_1 }).length === 1, 'the configs call is upstream');
     const late = caller(100)
       .request({ method: 'GET', path: '/api/projects/2/' })
       .catch((error: GraphQLError) => error.extensions.code);

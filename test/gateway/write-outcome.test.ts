@@ -3,6 +3,7 @@
 // even when reading its result back fails; writes are still sent exactly once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configId, type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const CREATE = `mutation($input: CreateDestinationConfigInput!) {
   createDestinationConfig(input: $input) { destinationConfig { databaseId } }
@@ -23,7 +24,6 @@ describe('write outcomes', () => {
   beforeEach(() => h.reset());
 
   const writes = () => h.upstreamCalls().filter((c) => c.method !== 'GET');
-  const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('says "unknown" when the request deadline cuts a create the upstream then applies', async () => {
     const before = h.upstream.store.configs.size;

@@ -4,8 +4,8 @@
 import type { RequestLogEntry } from 'posthog-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = () => performance.timeOrigin + performance.now();
 
 describe('a client that goes away', () => {

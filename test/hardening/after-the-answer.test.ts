@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const DESTINATIONS = '{ project(projectId: "1") { destinations(first: 5) { totalCount } } }';
 /** Longer than the gateway's backoff before its second and third tries (100-200 ms, 200-300 ms). */
 const QUIET_MS = 800;
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('no upstream call after the answer', () => {
   let h: Harness;

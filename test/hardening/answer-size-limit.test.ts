@@ -3,8 +3,9 @@
 // QUERY_TOO_COMPLEX (`answerBytes`) before it is serialized: over HTTP, over SSE for each answer of
 // a live query, with either executor. The upstream is still asked once; the refusal is small.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawSse, until } from '../support/clients.ts';
+import { rawSse } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 const LIMIT = 64 * 1024;
 const LIST = '/api/projects/1/pipeline_destination_configs/';

@@ -4,8 +4,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
-
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { settle } from '../support/wait.ts';
 
 function open(url: string): Promise<Socket> {
   const { hostname, port } = new URL(url);

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 const FAR = ['99999999', new Date(Date.now() + TEN_YEARS_MS).toUTCString()];
 

@@ -3,8 +3,8 @@
 // upstream, a key it accepted finds room, and its call reaches the upstream while theirs are
 // still held there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 const PROJECT_1 = '{ project(projectId: "1") { name } }';
 const PROJECT_2 = '{ project(projectId: "2") { name } }';

@@ -5,8 +5,9 @@
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { subscribe, type Transport, until } from '../support/clients.ts';
+import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 const CHECK = '/api/projects/@current/';
 const NOTHING_UPSTREAM = 'query @live { __typename }';

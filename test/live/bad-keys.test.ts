@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const LIVE = 'query @live { nodes(ids: ["RGVzdGluYXRpb25Db25maWc6MTox", "UHJvamVjdDox"]) { id } }';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { id } }';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each<Transport>(['sse', 'ws'])('bad keys and live work over %s', (transport) => {
   let h: Harness;

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const FEED = `subscription {
   activityAdded(projectId: "1", scope: "BatchExport") { activity scope itemId batchExport { uuid paused } }
@@ -11,7 +12,6 @@ const FEED = `subscription {
 const PAUSE = 'mutation($id: ID!) { pauseBatchExport(input: {id: $id}) { batchExport { paused } } }';
 const BIGQUERY = '018f0a5e-0020-7000-8000-000000000002';
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const polls = (h: Harness) => h.upstreamCalls().filter((c) => c.path.endsWith('/activity_log/'));
 
 describe.each<Transport>(['sse', 'ws'])('batch export entries in activityAdded over %s', (transport) => {

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const ACTIVITY =
   'subscription { activityAdded(projectId: "1", scope: "PluginConfig") { id activity itemId } }';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Creates `count` configs straight in the upstream, eight requests at a time. */
 async function createDirectly(h: Harness, count: number, tag: string): Promise<void> {

@@ -8,11 +8,11 @@ import type { Dialect } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const ACTIVITY =
   'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { id activity itemId } }';
 const LOG = '/api/projects/1/activity_log/';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each<Transport>(['sse', 'ws'])('activityAdded follows today’s PostHog over %s', (transport) => {
   let h: Harness;

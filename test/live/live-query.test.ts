@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const LIVE = `query Configs($projectId: String!) @live {
   project(projectId: $projectId) { destinationConfigs(first: 3) { edges { node { id databaseId name } } } }
@@ -12,8 +13,6 @@ const LIVE = `query Configs($projectId: String!) @live {
 const UPDATE = `mutation($input: UpdateDestinationConfigInput!) {
   updateDestinationConfig(input: $input) { destinationConfig { id name } }
 }`;
-
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each<Transport>(['sse', 'ws'])('@live over %s', (transport) => {
   let h: Harness;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pushEntry } from '../support/activity-entries.ts';
 import { subscribe } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const QUIET_MS = 2_500;
 const DEFERRED = `query Quiet {
@@ -17,7 +18,6 @@ const DEFERRED = `query Quiet {
 }`;
 const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { itemId } }';
 const LOG = '/api/projects/1/activity_log/';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('an event stream quiet for longer than STALLED_READER_MS', () => {
   let h: Harness;

@@ -6,8 +6,9 @@
 import { parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resumesFromAPoint } from '../../src/live/shared-live-work.ts';
-import { rawSse, subscribe, until } from '../support/clients.ts';
+import { rawSse, subscribe } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 const FEED = `subscription Feed($projectId: String!, $scope: String) {
   activityAdded(projectId: $projectId, scope: $scope) { id activity itemId destinationConfig { databaseId name } }

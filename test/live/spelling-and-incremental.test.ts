@@ -5,8 +5,8 @@
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { until } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 const LIVE = 'query @live { project(projectId: "1") { name } }';
 

@@ -7,8 +7,9 @@ import { request } from 'node:http';
 import v8 from 'node:v8';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rawSse, until } from '../support/clients.ts';
+import { rawSse } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 const FEED = 'subscription { activityAdded(projectId: "1") { id activity } }';
 const SUBSCRIBERS = 200;

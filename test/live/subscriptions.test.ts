@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const ACTIVITY = `subscription($projectId: String!, $scope: String) {
   activityAdded(projectId: $projectId, scope: $scope) { id activity scope itemId detail destinationConfig { databaseId name } }
@@ -14,8 +15,6 @@ const ACTIVITY = `subscription($projectId: String!, $scope: String) {
 const CREATE = `mutation($input: CreateDestinationConfigInput!) {
   createDestinationConfig(input: $input) { destinationConfig { databaseId } }
 }`;
-
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until the upstream has answered `count` activity-log polls made with `key`. */
 async function polled(h: Harness, key: string, count = 1): Promise<void> {

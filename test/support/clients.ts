@@ -6,6 +6,7 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Harness } from './harness.ts';
+import { settle } from './wait.ts';
 
 export type Transport = 'sse' | 'ws';
 
@@ -48,6 +49,23 @@ export function subscribe(
   };
 }
 
+/** A GraphQL POST to a gateway's `url` with `key` (and more `headers`): the answer as it comes. */
+export function postQuery(
+  url: string,
+  query: string,
+  {
+    key = 'phx_full',
+    variables = {},
+    headers = {},
+  }: { key?: string; variables?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+}
+
 /** A raw SSE subscription (graphql-sse's distinct connections mode): the `data:` of each event. */
 export function rawSse(h: Harness, key: string, query: string, variables: Record<string, unknown>) {
   const events: string[] = [];
@@ -84,17 +102,6 @@ export function rawSse(h: Harness, key: string, query: string, variables: Record
   return { events, ready, close: () => opened?.destroy() };
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `done()` holds, checking every 10 ms for up to 10 s; else fails naming `what`. */
-export async function until(done: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000; i++) {
-    if (done()) return;
-    await pause(10);
-  }
-  throw new Error(`waited in vain for ${what}`);
-}
-
 /**
  * The item ids an `activityAdded { itemId }` stream delivers, until it has `count` of them or
  * `quietMs` pass without one; a result with errors fails the test.
@@ -102,7 +109,7 @@ export async function until(done: () => boolean, what: string): Promise<void> {
 export async function takeItemIds(stream: Subscription, count: number, quietMs = 10_000): Promise<string[]> {
   const items: string[] = [];
   while (items.length < count) {
-    const step = await Promise.race([stream.next(), pause(quietMs).then(() => null)]);
+    const step = await Promise.race([stream.next(), settle(quietMs).then(() => null)]);
     if (!step || step.done) break;
     if (step.value.errors) throw new Error(`the stream failed: ${JSON.stringify(step.value.errors)}`);
     items.push(step.value.data.activityAdded.itemId);

@@ -10,6 +10,7 @@ import { startReferenceUpstream } from 'posthog-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setHeapGrowth } from '../../src/heap-growth.ts';
 import { EXAMPLE_QUERY } from '../../src/server/example-query.ts';
+import { postQuery } from '../support/clients.ts';
 import { DEPLOYED_NODE_FLAGS } from '../support/deployed-node-flags.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -51,13 +52,6 @@ function startGateway(env: Record<string, string>, nodeArguments: string[] = [])
   return { child, url, output: () => ({ stdout, stderr }) };
 }
 
-const post = (url: string, query: string, key: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ query }),
-  });
-
 describe('the gateway process', () => {
   it('refuses to start with neither UPSTREAM_URL nor DEMO_UPSTREAM, in one line saying to set UPSTREAM_URL', async () => {
     for (const env of [
@@ -97,7 +91,7 @@ describe('the gateway process', () => {
     expect(page).toContain('<code>phx_read</code> (plugin:read, activity_log:read)');
     // Served whole: nothing to fetch from a CDN, so it works on a closed network.
     expect(page).not.toMatch(/<script[^>]+src=["']?https?:|unpkg\.com/);
-    const answer = (await (await post(url, EXAMPLE_QUERY, 'phx_full')).json()) as {
+    const answer = (await (await postQuery(url, EXAMPLE_QUERY)).json()) as {
       data: unknown;
       errors?: unknown;
     };
@@ -126,7 +120,7 @@ describe('the gateway process', () => {
     try {
       const gateway = startGateway({ UPSTREAM_URL: upstream.url });
       const url = await gateway.url;
-      const inFlight = post(url, '{ project(projectId: "1") { name } }', 'phx_full');
+      const inFlight = postQuery(url, '{ project(projectId: "1") { name } }');
       // The project's read, not the gateway's start-up probe of what the upstream routes.
       while (!upstream.requests.some((r) => r.path === '/api/projects/1/')) {
         await new Promise((r) => setTimeout(r, 10));
@@ -136,7 +130,7 @@ describe('the gateway process', () => {
       expect(await answer.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
       const [code] = await once(gateway.child, 'exit');
       expect(code).toBe(0);
-      await expect(post(url, '{ __typename }', 'phx_full')).rejects.toThrow();
+      await expect(postQuery(url, '{ __typename }')).rejects.toThrow();
     } finally {
       await upstream.close();
     }
@@ -157,7 +151,7 @@ describe('the gateway process', () => {
         LOG_LEVEL: 'warn',
       });
       const url = await gateway.url;
-      expect((await post(url, '{ project(projectId: "1") { name } }', 'phx_full')).status).toBe(200);
+      expect((await postQuery(url, '{ project(projectId: "1") { name } }')).status).toBe(200);
       gateway.child.kill('SIGTERM');
       const [code] = await once(gateway.child, 'exit');
       expect(code).toBe(0);
@@ -236,7 +230,7 @@ describe('the gateway process', () => {
       const url = await gateway.url;
       const sinceListening = () => gateway.output().stdout.split(/GraphiQL at .*\n/)[1] ?? '';
       for (let sent = 0; sent < 10_000 && !LIMIT.test(sinceListening()); sent++) {
-        await (await post(url, EXAMPLE_QUERY, 'phx_full')).arrayBuffer();
+        await (await postQuery(url, EXAMPLE_QUERY)).arrayBuffer();
       }
       return LIMIT.exec(sinceListening())?.[1];
     }

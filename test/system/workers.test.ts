@@ -5,19 +5,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { postQuery } from '../support/clients.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
-
-const post = (url: string, query: string, variables: Record<string, unknown> = {}) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer phx_full', connection: 'close' },
-    body: JSON.stringify({ query, variables }),
-  }).then((r) => r.json() as Promise<{ data: Record<string, unknown> | null; errors?: unknown }>);
 
 describe('WORKERS=2', () => {
   it('serves from two workers on one port, pages across them, and drains both on SIGTERM', async () => {
@@ -71,7 +65,9 @@ describe('WORKERS=2', () => {
       destinationConfigs(first: 40, after: $after) { edges { node { id databaseId } } pageInfo { hasNextPage endCursor } } } }`;
     const ids: number[] = [];
     for (let after: string | null = null; ; ) {
-      const answer = await post(url, QUERY, { after });
+      const answer = (await (
+        await postQuery(url, QUERY, { variables: { after }, headers: { connection: 'close' } })
+      ).json()) as { data: Record<string, unknown> | null; errors?: unknown };
       expect(answer.errors).toBeUndefined();
       const page = (
         answer.data!.project as {

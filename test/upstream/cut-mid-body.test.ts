@@ -6,12 +6,12 @@
 
 import type { IncomingMessage, Server } from 'node:http';
 import { constants, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
-import type { GraphQLError } from 'graphql';
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { createUpstreamClient } from '../../src/gateway.ts';
 import type { UpstreamClient } from '../../src/upstream/client.ts';
+import { outcomeOf } from '../support/code-of.ts';
 import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.ts';
 import { callerOf, clientFor } from '../support/tls-client.ts';
 
@@ -20,12 +20,6 @@ const CONFIG_2 = '/api/projects/1/pipeline_destination_configs/2/';
 /** How long the upstream pauses in the middle of a body; the cut comes well before its end. */
 const PAUSE_MS = 3_000;
 const CUT_AFTER_MS = 100;
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'answered',
-    (error: GraphQLError) => error.extensions,
-  );
 
 /** Each way of cutting: the upstream's server, and what it does to a call's answer mid-body. */
 interface Cut {
@@ -121,7 +115,7 @@ describe.each(CUTS)('an answer cut mid-body: $name', (cut) => {
       upstream.clearRequests();
       cutNext(PROJECT_1, 'GET');
       const read = callerOf(client).request({ method: 'GET', path: PROJECT_1 });
-      expect(await codeOf(read)).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+      expect(await outcomeOf(read)).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
       expect(upstream.requests.filter((r) => r.method === 'GET' && r.path === PROJECT_1)).toHaveLength(1);
     } finally {
       upstream.throttle.perMinute = null;
@@ -131,7 +125,7 @@ describe.each(CUTS)('an answer cut mid-body: $name', (cut) => {
   it('never sends the write again, and says its outcome is unknown', async () => {
     cutNext(CONFIG_2, 'PATCH');
     const write = callerOf(client).request({ method: 'PATCH', path: CONFIG_2, json: { name: 'renamed' } });
-    expect(await codeOf(write)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', writeOutcome: 'unknown' });
+    expect(await outcomeOf(write)).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', writeOutcome: 'unknown' });
     expect(upstream.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
   });
 });

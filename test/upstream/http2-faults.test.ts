@@ -3,12 +3,12 @@
 // unknown (as over HTTP/1.1). The per-key budget, the request deadline and the oldest-first order
 // hold over HTTP/2 as they do over HTTP/1.1.
 import { constants, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
-import type { GraphQLError } from 'graphql';
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UpstreamClient } from '../../src/upstream/client.ts';
 import { KeyBudget } from '../../src/upstream/keys/budget.ts';
 import { RequestDeadline } from '../../src/upstream/request-signal.ts';
+import { outcomeOf } from '../support/code-of.ts';
 import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.ts';
 import { callerOf, clientFor } from '../support/tls-client.ts';
 
@@ -71,11 +71,6 @@ beforeEach(() => {
 afterEach(() => client.close());
 
 const seen = (method: string, path: string) => streams.filter((s) => s.method === method && s.path === path);
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'answered',
-    (error: GraphQLError) => error.extensions,
-  );
 
 describe('a GOAWAY in the middle of traffic', () => {
   it('retries the reads on a new connection, and never sends the write again', async () => {
@@ -87,7 +82,7 @@ describe('a GOAWAY in the middle of traffic', () => {
     };
     const read = (i: number) => caller.request({ method: 'GET', path: i % 2 ? PROJECT_1 : PROJECT_2 });
     const reads = Array.from({ length: 20 }, (_, i) => read(i));
-    const write = codeOf(caller.request({ method: 'PATCH', path: CONFIG_2, json: { name: 'renamed' } }));
+    const write = outcomeOf(caller.request({ method: 'PATCH', path: CONFIG_2, json: { name: 'renamed' } }));
     reads.push(...Array.from({ length: 20 }, (_, i) => read(i)));
 
     expect((await Promise.all(reads)).map((r) => r.status)).toEqual(reads.map(() => 200));
@@ -113,7 +108,7 @@ describe('a stream reset in the middle of traffic', () => {
     };
     const reads = Array.from({ length: 20 }, () => caller.request({ method: 'GET', path: PROJECT_1 }));
     const refused = caller.request({ method: 'GET', path: PROJECT_2 });
-    const write = codeOf(caller.request({ method: 'PATCH', path: CONFIG_2, json: { name: 'renamed' } }));
+    const write = outcomeOf(caller.request({ method: 'PATCH', path: CONFIG_2, json: { name: 'renamed' } }));
 
     expect((await Promise.all(reads)).every((r) => r.status === 200)).toBe(true);
     expect((await refused).status).toBe(200);
@@ -129,7 +124,7 @@ describe('over HTTP/2', () => {
     await warmClient({}, new KeyBudget({ perMinute: 5, perHour: 0 }));
     const caller = callerOf(client, 500);
     const outcomes = await Promise.all(
-      Array.from({ length: 8 }, () => codeOf(caller.request({ method: 'GET', path: PROJECT_1 }))),
+      Array.from({ length: 8 }, () => outcomeOf(caller.request({ method: 'GET', path: PROJECT_1 }))),
     );
     expect(outcomes.filter((o) => o === 'answered')).toHaveLength(4);
     expect(outcomes.filter((o) => (o as { code?: string }).code === 'RATE_LIMITED')).toHaveLength(4);
@@ -145,8 +140,8 @@ describe('over HTTP/2', () => {
     upstream.faults.add({ path: CONFIG_2, method: 'PATCH', action: { kind: 'delay', ms: 2_000 } });
     const caller = callerOf(client, 300);
     setTimeout(() => caller.signal.abort(new RequestDeadline()), 300);
-    const slow = codeOf(caller.request({ method: 'GET', path: PROJECT_2 }));
-    const write = codeOf(caller.request({ method: 'PATCH', path: CONFIG_2, json: { name: 'late' } }));
+    const slow = outcomeOf(caller.request({ method: 'GET', path: PROJECT_2 }));
+    const write = outcomeOf(caller.request({ method: 'PATCH', path: CONFIG_2, json: { name: 'late' } }));
     const quick = callerOf(client).request({ method: 'GET', path: PROJECT_1 });
 
     expect((await quick).status).toBe(200);

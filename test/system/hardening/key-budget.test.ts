@@ -3,9 +3,9 @@
 // sent (or wait, when the room comes within the request's deadline); another key has its own
 // budget; and a 429's Retry-After pauses the key, so the next call is not sent into it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { until } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { RedisServer } from '../../support/redis-server.ts';
+import { until } from '../../support/wait.ts';
 
 const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
 

@@ -7,14 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENTS_BEHIND } from '../../../src/live/activity/subscriptions.ts';
 import { pushEntry } from '../../support/activity-entries.ts';
-import { subscribe, type Transport, until } from '../../support/clients.ts';
+import { subscribe, type Transport } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
+import { settle, until } from '../../support/wait.ts';
 
 const FAST = 'subscription { activityAdded(projectId: "1", scope: "PluginConfig") { id itemId } }';
 const SLOW =
   'subscription { activityAdded(projectId: "1", scope: "PluginConfig") { id itemId destinationConfig { name } } }';
 const LOG = '/api/projects/1/activity_log/';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * How each dialect's poller meets a burst, and the bursts that put the slow stream past the cap:

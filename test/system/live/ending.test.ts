@@ -8,8 +8,8 @@ import type { Dialect, FaultAction } from 'posthog-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
+import { settle, until } from '../../support/wait.ts';
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ACTIVITY = 'subscription($projectId: String!) { activityAdded(projectId: $projectId) { id activity } }';
 const RESUMED =
   'subscription($projectId: String!, $after: String) { activityAdded(projectId: $projectId, after: $after) { id } }';
@@ -50,11 +50,6 @@ const CASES: EndingCase[] = [
     fault: REMOVED,
   },
 ];
-
-/** Waits until `done` holds (or two seconds pass). */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i++) await settle(10);
-}
 
 describe.each<Transport>(['sse', 'ws'])('live work that can never deliver ends, over %s', (transport) => {
   const harnesses = new Map<Dialect, Harness>();

@@ -13,6 +13,7 @@ import { sha256 } from '../../../src/persisted-operations/manifest.ts';
 import { subscribe } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { parsePrometheus, total } from '../../support/prometheus.ts';
+import { settle } from '../../support/wait.ts';
 
 const TRANSPORTS = ['post', 'get', 'sse', 'ws'] as const;
 type Transport = (typeof TRANSPORTS)[number];
@@ -72,8 +73,6 @@ async function run(h: Harness, transport: Transport, op: Operation): Promise<Res
     s.dispose();
   }
 }
-
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(TRANSPORTS)('one door: %s', (transport) => {
   let h: Harness;

@@ -11,8 +11,8 @@ import * as wsFeed from '../../../examples/activity-feed-ws.ts';
 import { type Subscription, subscribe, type Transport } from '../../support/clients.ts';
 import type { Harness } from '../../support/harness.ts';
 import { type GatewayProcess, RedisServer, startGatewayProcess } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const FEEDS = { sse: sseFeed, ws: wsFeed };
 
 describe('a resumed feed across replicas sharing a Redis', () => {

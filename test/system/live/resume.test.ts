@@ -15,6 +15,7 @@ import { codeBlocks, ROOT } from '../../docs/markdown-blocks.ts';
 import { pushEntry as pushStoreEntry } from '../../support/activity-entries.ts';
 import { subscribe, type Transport } from '../../support/clients.ts';
 import { configId, type Harness, startHarness } from '../../support/harness.ts';
+import { settle } from '../../support/wait.ts';
 
 const FEED = `subscription($projectId: String!, $scope: String, $after: String) {
   activityAdded(projectId: $projectId, scope: $scope, after: $after) { id activity itemId }
@@ -23,7 +24,6 @@ const LOG = `query($scope: String) { project(projectId: "1") {
   activityLog(first: 5, scope: $scope) { edges { cursor node { id } } } } }`;
 const UPDATE =
   'mutation($id: ID!, $name: String!) { updateDestinationConfig(input: {id: $id, name: $name}) { destinationConfig { name } } }';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Writes an entry straight into the upstream's log (no write through the gateway wakes a poller). */
 const pushEntry = (h: Harness, scope: string, itemId: string, projectId = 1): ActivityEntry =>

@@ -12,12 +12,12 @@ import { pushEntry } from '../../support/activity-entries.ts';
 import { subscribe } from '../../support/clients.ts';
 import type { Harness } from '../../support/harness.ts';
 import { type GatewayProcess, RedisServer, startGatewayProcess } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const JOINS = 6;
 const CAP = 3;
 const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { itemId } }';
 const LOG = '/api/projects/1/activity_log/';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What became of one join: refused (its error code), or heard an entry. */
 type Outcome = { refused: string } | { heard: string };

@@ -7,8 +7,8 @@ import { connect, type Socket } from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
+import { until } from '../../support/wait.ts';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type Harness, startHarness } from '../../support/harness.ts';
-
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { settle } from '../../support/wait.ts';
 
 let h: Harness;
 beforeAll(async () => {

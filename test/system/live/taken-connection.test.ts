@@ -10,8 +10,9 @@ import { connect, type Socket } from 'node:net';
 import v8 from 'node:v8';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeTakenConnections, TakenConnection } from '../../../src/server/taken-connection.ts';
-import { rawSse, until } from '../../support/clients.ts';
+import { rawSse } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
+import { until } from '../../support/wait.ts';
 
 const FEED = 'subscription { activityAdded(projectId: "1") { id activity } }';
 const WRITE =

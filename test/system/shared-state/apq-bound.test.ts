@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APQ_LIMITS } from '../../../src/persisted-operations/apq-limits.ts';
 import { sha256 } from '../../../src/persisted-operations/manifest.ts';
 import { type GatewayServer, type Harness, startGatewayServer, startHarness } from '../../support/harness.ts';
+import { inBatches } from '../../support/in-batches.ts';
 import { RedisServer } from '../../support/redis-server.ts';
 
 const MiB = 1024 * 1024;
@@ -41,12 +42,6 @@ async function byHash(url: string, query: string) {
     data?: { __typename: string };
     errors?: { extensions: { code: string } }[];
   };
-}
-
-/** `count` calls of `task`, `width` at a time. */
-async function inBatches(count: number, width: number, task: (i: number) => Promise<unknown>) {
-  for (let start = 0; start < count; start += width)
-    await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, j) => task(start + j)));
 }
 
 describe('the shared APQ store under a flood of texts from callers without a key', () => {

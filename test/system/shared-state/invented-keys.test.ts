@@ -15,19 +15,14 @@ import type { KeyBudget } from '../../../src/upstream/keys/budget.ts';
 import { MAX_KEYS } from '../../../src/upstream/keys/key-states.ts';
 import { subscribe } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
+import { inBatches } from '../../support/in-batches.ts';
 import { RedisServer } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const REAL = 'phx_full';
 const INVENTED = 10_000;
 const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { activity itemId } }';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** `count` calls of `task`, `width` at a time. */
-async function inBatches(count: number, width: number, task: (i: number) => Promise<unknown>) {
-  for (let start = 0; start < count; start += width)
-    await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, j) => task(start + j)));
-}
 
 describe('10,000 invented keys beside one real key that is paused and holds a slot', () => {
   let redis: RedisServer;

@@ -15,11 +15,11 @@ import {
   RedisServer,
   startGatewayProcess,
 } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const POLL_MS = 400;
 const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { activity itemId } }';
 const LOG = '/api/projects/1/activity_log/';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('one activity poller across three processes', () => {
   let upstream: ReferenceUpstream;

@@ -14,11 +14,11 @@ import {
   RedisTap,
   startGatewayProcess,
 } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const POLL_MS = 300;
 const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { itemId } }';
 const LOG = '/api/projects/1/activity_log/';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the lease holder's own message lost on its way back", () => {
   let upstream: ReferenceUpstream;

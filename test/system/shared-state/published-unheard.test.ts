@@ -18,13 +18,13 @@ import {
   RedisTap,
   startGatewayProcess,
 } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const activity = (scope: string) =>
   `subscription { activityAdded(projectId: "1", scope: "${scope}") { itemId } }`;
 const LOG = '/api/projects/1/activity_log/';
 /** The poller's transaction: the position it stores, and its message. */
 const POLLER_TRANSACTION = [/position:/, /PUBLISH/i];
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Two gateway processes sharing a Redis, with subscribers of one poller in each: the lease

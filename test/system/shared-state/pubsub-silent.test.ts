@@ -17,13 +17,13 @@ import {
   RedisTap,
   startGatewayProcess,
 } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const POLL_MS = 300;
 const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { itemId } }';
 const LOG = '/api/projects/1/activity_log/';
 /** Without the ping, no entry reached the silenced process's subscriber within this. */
 const BOUND_MS = 15_000;
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a pub/sub connection gone silent', () => {
   let upstream: ReferenceUpstream;

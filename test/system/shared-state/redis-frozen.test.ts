@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../../src/persisted-operations/manifest.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { RedisServer } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The test's bound on each wait: without the fix, none of them ended while Redis stayed frozen. */
 const BOUND_MS = 8_000;
 const late = () => settle(BOUND_MS).then(() => 'nothing within the bound' as const);

@@ -16,13 +16,13 @@ import {
 } from '../../support/harness.ts';
 import { parsePrometheus, total } from '../../support/prometheus.ts';
 import { RedisServer } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { activity itemId detail } }';
 const RENAME = `mutation($id: ID!, $name: String!) {
   updateDestinationConfig(input: { id: $id, name: $name }) { destinationConfig { name } }
 }`;
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const originOf = (url: string) => url.replace('/graphql', '');
 const health = async (url: string) => {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { RedisServer } from '../../support/redis-server.ts';
 import { SlowRedisProxy } from '../../support/slow-redis-proxy.ts';
+import { settle } from '../../support/wait.ts';
 
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // biome-ignore lint/suspicious/noExplicitAny: /health's body is inspected field by field.
 type Health = any;
 

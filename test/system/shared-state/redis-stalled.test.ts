@@ -9,9 +9,9 @@ import { SILENT_REDIS_MS } from '../../../src/shared-state/silent-redis.ts';
 import { SLICE_MS } from '../../../src/upstream/keys/slices.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { RedisServer } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a shared upstream budget while Redis stalls', () => {
   let redis: RedisServer;

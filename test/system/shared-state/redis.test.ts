@@ -25,6 +25,7 @@ import {
   startGatewayProcess,
   waitFor,
 } from '../../support/redis-server.ts';
+import { settle } from '../../support/wait.ts';
 
 const HOUR_MS = '3600000';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { activity itemId } }';
@@ -33,7 +34,6 @@ const RENAME = `mutation($id: ID!, $name: String!) {
   updateDestinationConfig(input: { id: $id, name: $name }) { destinationConfig { name } }
 }`;
 const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected field by field.
 type Answer = { data?: any; errors?: any[] };
