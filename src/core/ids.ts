@@ -12,8 +12,11 @@ export const PROJECT_ID_PATTERN = String.raw`\d{1,18}|@current`;
 /** A config id as text: a positive integer of at most ten digits (and at most MAX_CONFIG_ID). */
 export const CONFIG_ID_PATTERN = String.raw`[1-9]\d{0,9}`;
 export const MAX_CONFIG_ID = 2_147_483_647;
-/** A hog function's id: a UUID, written in lower case (as PostHog writes it). */
-export const HOG_FUNCTION_ID_PATTERN = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/**
+ * A UUID in lower case (as PostHog writes it): the id of a hog function, a batch export, a batch
+ * export's run or backfill.
+ */
+export const UUID_PATTERN = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 const PROJECT_ID = new RegExp(`^(?:${PROJECT_ID_PATTERN})$`);
 const CONFIG_ID = new RegExp(`^${CONFIG_ID_PATTERN}$`);
@@ -43,11 +46,11 @@ export function validateConfigId(id: number, field = 'databaseId'): number {
   return id;
 }
 
-const HOG_FUNCTION_ID = new RegExp(`^${HOG_FUNCTION_ID_PATTERN}$`);
+const UUID = new RegExp(`^${UUID_PATTERN}$`);
 /** A batch export's (or its run's, or its backfill's) UUID in any case, as PostHog's lower case. */
 export function validateUuid(uuid: string, what: string, field = 'uuid'): string {
   const lower = uuid.toLowerCase();
-  if (!HOG_FUNCTION_ID.test(lower)) {
+  if (!UUID.test(lower)) {
     throw badUserInput(
       `${field} must be ${what}'s UUID; got ${JSON.stringify(uuid.slice(0, 40))}${uuid.length > 40 ? '…' : ''}.`,
       { field },
@@ -74,7 +77,7 @@ export function validateTemplateId(id: string, field = 'id'): string {
 /** A hog function's UUID in any case, as the lower-case form PostHog uses. */
 export function validateHogFunctionId(uuid: string, field = 'uuid'): string {
   const lower = uuid.toLowerCase();
-  if (!HOG_FUNCTION_ID.test(lower)) {
+  if (!UUID.test(lower)) {
     throw badUserInput(
       `${field} must be a hog function's UUID; got ${JSON.stringify(uuid.slice(0, 40))}${uuid.length > 40 ? '…' : ''}.`,
       { field },
@@ -86,7 +89,7 @@ export function validateHogFunctionId(uuid: string, field = 'uuid'): string {
 /** A hog function id written as text (an activity entry's item_id), lower-cased; null if it is none. */
 export function hogFunctionIdFromText(text: string | null | undefined): string | null {
   const lower = text?.toLowerCase();
-  return lower && HOG_FUNCTION_ID.test(lower) ? lower : null;
+  return lower && UUID.test(lower) ? lower : null;
 }
 
 /** Any UUID written as text (a batch export's in an activity entry's item_id); null if it is none. */

@@ -1,44 +1,61 @@
-// Global object ids: base64 of `Project:<projectId>`, `DestinationConfig:<projectId>:<id>`,
-// `HogFunction:<projectId>:<uuid>`, `BatchExport:<projectId>:<uuid>`, or
-// `BatchExportRun:`/`BatchExportBackfill:<projectId>:<export uuid>:<uuid>`, or
-// `HogFunctionRevision:<projectId>:<function uuid>:<version>`.
-// Opaque to callers; decoded strictly (canonical base64, known type, valid segments), so a
-// malformed, tampered or foreign id is BAD_USER_INPUT and never reaches the upstream.
-
-import {
-  CONFIG_ID_PATTERN,
-  configIdFromText,
-  HOG_FUNCTION_ID_PATTERN,
-  PROJECT_ID_PATTERN,
-} from '../core/ids.ts';
+// Global object ids: base64 of `<typename>:<parts>`, the parts joined by `:` as each Node type
+// registers them in its resource's node.ts (registerNodeType): `Project:<projectId>`,
+// `DestinationConfig:<projectId>:<id>`, `HogFunction:<projectId>:<uuid>`, … Opaque to callers;
+// decoded strictly (canonical base64, a registered type, valid parts), so a malformed, tampered
+// or foreign id is BAD_USER_INPUT and never reaches the upstream.
+import type { GatewayContext } from '../context.ts';
 import { badUserInput } from '../errors/codes.ts';
 
-export type GlobalId =
-  | { typename: 'Project'; projectId: string }
-  | { typename: 'DestinationConfig'; projectId: string; databaseId: number }
-  | { typename: 'HogFunction'; projectId: string; uuid: string }
-  | { typename: 'BatchExport'; projectId: string; uuid: string }
-  | { typename: 'BatchExportRun'; projectId: string; exportUuid: string; uuid: string }
-  | { typename: 'BatchExportBackfill'; projectId: string; exportUuid: string; uuid: string }
-  | { typename: 'HogFunctionRevision'; projectId: string; uuid: string; version: number };
+/**
+ * Each Node type's decoded id, by typename: each resource's node.ts adds its own to this
+ * interface (`declare module`) where it calls registerNodeType.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging.
+export interface NodeIds {}
 
-/** The types whose id is `<projectId>:<uuid>`. */
-const UUID_TYPES = ['HogFunction', 'BatchExport'] as const;
-/** The types whose id is `<projectId>:<export uuid>:<uuid>`. */
-const EXPORT_CHILD_TYPES = ['BatchExportRun', 'BatchExportBackfill'] as const;
+export type GlobalId = { [T in keyof NodeIds]: { typename: T } & NodeIds[T] }[keyof NodeIds];
+type Typename = GlobalId['typename'];
+type IdOf<T extends Typename> = Extract<GlobalId, { typename: T }>;
 
-const PROJECT = new RegExp(`^Project:(${PROJECT_ID_PATTERN})$`);
-const CONFIG = new RegExp(`^DestinationConfig:(${PROJECT_ID_PATTERN}):(${CONFIG_ID_PATTERN})$`);
-const BY_UUID = new RegExp(
-  `^(${UUID_TYPES.join('|')}):(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN})$`,
-);
-const EXPORT_CHILD = new RegExp(
-  `^(${EXPORT_CHILD_TYPES.join('|')}):(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN})$`,
-);
-/** A version as HogFunction.version counts: 0 or more, no leading zero, within a GraphQL Int. */
-const REVISION = new RegExp(
-  `^HogFunctionRevision:(${PROJECT_ID_PATTERN}):(${HOG_FUNCTION_ID_PATTERN}):(0|[1-9]\\d{0,8})$`,
-);
+/** A Node type: how its id is written after `<typename>:`, and how it is read again. */
+export interface NodeType<T extends Typename> {
+  typename: T;
+  /** The id's parts after the typename, each a pattern (no groups), joined by `:`. */
+  parts: readonly string[];
+  /** The id of the parts as written; null when they name none. */
+  read: (parts: string[]) => NodeIds[T] | null;
+  /** The object of the id (`node`, `nodes`); `listFieldsSuffice`: it may be read from list pages. */
+  load: (ctx: GatewayContext, id: IdOf<T>, listFieldsSuffice: boolean) => Promise<unknown>;
+}
+
+interface Registered {
+  regex: RegExp;
+  type: NodeType<Typename>;
+}
+
+const REGISTRY = new Map<string, Registered>();
+
+/** Registers a Node type's id (from its resource's node.ts); each typename once. */
+export function registerNodeType<T extends Typename>(type: NodeType<T>): void {
+  if (REGISTRY.has(type.typename)) throw new Error(`${type.typename} is registered twice`);
+  const regex = new RegExp(`^${type.typename}:${type.parts.map((part) => `(${part})`).join(':')}$`);
+  REGISTRY.set(type.typename, { regex, type: type as unknown as NodeType<Typename> });
+}
+
+/**
+ * The registered Node types' names, in the order they were registered, each followed by those
+ * it prefixes (HogFunction, HogFunctionRevision).
+ */
+export function nodeTypenames(): string[] {
+  const names = [...REGISTRY.keys()];
+  const roots = names.filter((name) => !names.some((other) => other !== name && name.startsWith(other)));
+  return roots.flatMap((root) => [root, ...names.filter((name) => name !== root && name.startsWith(root))]);
+}
+
+/** The object behind a decoded id, as its type loads it. */
+export const loadNodeOf = (ctx: GatewayContext, id: GlobalId, listFieldsSuffice: boolean) =>
+  REGISTRY.get(id.typename)!.type.load(ctx, id, listFieldsSuffice);
+
 const MAX_ID_LENGTH = 200;
 
 export const encodeGlobalId = (typename: string, localId: string) =>
@@ -90,77 +107,50 @@ export const hogFunctionGlobalId = (projectId: string, uuid: string) =>
 export const batchExportGlobalId = (projectId: string, uuid: string) =>
   encodeGlobalId('BatchExport', `${projectId}:${uuid}`);
 export const exportChildGlobalId = (
-  typename: (typeof EXPORT_CHILD_TYPES)[number],
+  typename: 'BatchExportRun' | 'BatchExportBackfill',
   projectId: string,
   exportUuid: string,
   uuid: string,
 ) => encodeGlobalId(typename, `${projectId}:${exportUuid}:${uuid}`);
 
+/** A list of names as a sentence: `a Project, a DestinationConfig or a HogFunction`. */
+const oneOf = (names: string[]) =>
+  names.length < 2
+    ? names.map((name) => `a ${name}`).join('')
+    : `${names
+        .slice(0, -1)
+        .map((name) => `a ${name}`)
+        .join(', ')} or a ${names.at(-1)}`;
+
 export function decodeGlobalId(id: string, field = 'id'): GlobalId {
   const invalid = () =>
-    badUserInput(
-      `${field} is not a global id of this API; use the \`id\` of a Project, a DestinationConfig, a HogFunction, a HogFunctionRevision, a BatchExport, a BatchExportRun or a BatchExportBackfill.`,
-      {
-        field,
-      },
-    );
+    badUserInput(`${field} is not a global id of this API; use the \`id\` of ${oneOf(nodeTypenames())}.`, {
+      field,
+    });
   if (id.length > MAX_ID_LENGTH || !/^[A-Za-z0-9+/]+={0,2}$/.test(id)) throw invalid();
   const text = Buffer.from(id, 'base64').toString('utf8');
   // Only the canonical encoding is accepted: no second spelling of the same id.
   if (Buffer.from(text, 'utf8').toString('base64') !== id) throw invalid();
   // One spelling: a project id is written without leading zeros (as the gateway writes it).
   if (/^0\d/.test(text.split(':')[1] ?? '')) throw invalid();
-  const project = PROJECT.exec(text);
-  if (project) return { typename: 'Project', projectId: project[1]! };
-  const config = CONFIG.exec(text);
-  const databaseId = configIdFromText(config?.[2]);
-  if (config && databaseId !== null)
-    return { typename: 'DestinationConfig', projectId: config[1]!, databaseId };
-  const byUuid = BY_UUID.exec(text);
-  if (byUuid)
-    return { typename: byUuid[1] as (typeof UUID_TYPES)[number], projectId: byUuid[2]!, uuid: byUuid[3]! };
-  const revision = REVISION.exec(text);
-  if (revision)
-    return {
-      typename: 'HogFunctionRevision',
-      projectId: revision[1]!,
-      uuid: revision[2]!,
-      version: Number(revision[3]),
-    };
-  const child = EXPORT_CHILD.exec(text);
-  if (child)
-    return {
-      typename: child[1] as 'BatchExportRun',
-      projectId: child[2]!,
-      exportUuid: child[3]!,
-      uuid: child[4]!,
-    };
-  throw invalid();
+  const registered = REGISTRY.get(text.slice(0, text.indexOf(':')));
+  const parts = registered?.regex.exec(text);
+  const read = parts && registered!.type.read(parts.slice(1));
+  if (!read) throw invalid();
+  return { typename: registered!.type.typename, ...read } as GlobalId;
 }
 
-export function decodeConfigGlobalId(id: string, field = 'id') {
-  const decoded = decodeGlobalId(id, field);
-  if (decoded.typename !== 'DestinationConfig') {
-    throw badUserInput(`${field} must be the id of a DestinationConfig, not of a ${decoded.typename}.`, {
-      field,
-    });
-  }
-  return decoded;
-}
+export const decodeConfigGlobalId = (id: string, field = 'id') =>
+  decodeGlobalIdOf('DestinationConfig', id, field);
 
-export function decodeHogFunctionGlobalId(id: string, field = 'id') {
-  const decoded = decodeGlobalId(id, field);
-  if (decoded.typename !== 'HogFunction') {
-    throw badUserInput(`${field} must be the id of a HogFunction, not of a ${decoded.typename}.`, { field });
-  }
-  return decoded;
-}
+export const decodeHogFunctionGlobalId = (id: string, field = 'id') =>
+  decodeGlobalIdOf('HogFunction', id, field);
 
 /** A global id that must be of `typename`: BAD_USER_INPUT naming the type it is otherwise. */
-export function decodeGlobalIdOf<T extends GlobalId['typename']>(typename: T, id: string, field = 'id') {
+export function decodeGlobalIdOf<T extends Typename>(typename: T, id: string, field = 'id') {
   const decoded = decodeGlobalId(id, field);
   if (decoded.typename !== typename) {
     throw badUserInput(`${field} must be the id of a ${typename}, not of a ${decoded.typename}.`, { field });
   }
-  return decoded as Extract<GlobalId, { typename: T }>;
+  return decoded as IdOf<T>;
 }

@@ -7,12 +7,10 @@
 //
 // Only where the property is plain data: graphql-jit's read does not await a promise (it
 // serialised one as `{}`), nor call a function as the default resolver does. So only the records
-// of upstream/records.ts (no promise, no method) and the edges over them; a mutation payload,
-// whose record may still be on its way, keeps its resolvers.
+// of upstream/records.ts (no promise, no method: the types refs.ts makes with recordRef) and the
+// edges over them; a mutation payload, whose record may still be on its way, keeps its resolvers.
 import { defaultFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
-
-/** The types whose parents are records (upstream/records.ts). */
-const RECORD_TYPES = new Set(['DestinationConfig', 'HogFunction', 'ActivityLogEntry', 'ActivityUser']);
+import { isRecordType } from './refs.ts';
 
 /** Drops the resolvers that only read a record's property; the schema is changed in place and returned. */
 export function readPlainFieldsInline(schema: GraphQLSchema): GraphQLSchema {
@@ -21,7 +19,7 @@ export function readPlainFieldsInline(schema: GraphQLSchema): GraphQLSchema {
     const fields = type.getFields();
     // A Relay edge (connections/connection.ts's Edge): its `node` is a record, read as it is.
     if (type.name.endsWith('Edge') && fields.node && fields.cursor) fields.node.resolve = undefined;
-    if (!RECORD_TYPES.has(type.name)) continue;
+    if (!isRecordType(type.name)) continue;
     for (const field of Object.values(fields)) {
       if (field.resolve === defaultFieldResolver) field.resolve = undefined;
     }
