@@ -66,6 +66,25 @@ describe('three gateway processes sharing one Redis', () => {
   });
   const callsOf = (key: string) => upstream.requests.filter((r) => r.authorization === `Bearer ${key}`);
 
+  /** What `run` gives, and how many of `gateways` logged losing Redis while it ran. */
+  async function losingRedis<T>(gateways: GatewayProcess[], run: () => Promise<T>) {
+    const lost = new Set<GatewayProcess>();
+    const offs = gateways.map((gateway) => {
+      const listener = (chunk: Buffer) => {
+        if (String(chunk).includes('"redis":"down"')) lost.add(gateway);
+      };
+      gateway.child.stdout!.on('data', listener);
+      return () => gateway.child.stdout!.off('data', listener);
+    });
+    try {
+      const result = await run();
+      await settle(2_000); // a log line reaches stdout within a second
+      return { result, lost: lost.size };
+    } finally {
+      for (const off of offs) off();
+    }
+  }
+
   beforeAll(async () => {
     [upstream, redis] = await Promise.all([startReferenceUpstream({ dialect: 'spec' }), RedisServer.start()]);
     [a, b, c] = await Promise.all([0, 1, 2].map(() => startGatewayProcess(upstream.url, env())));
@@ -136,17 +155,17 @@ describe('three gateway processes sharing one Redis', () => {
   it('puts at most PostHog’s 480 a minute of 600 calls of one key through three processes upstream', async () => {
     const key = 'phx_plugin_rw';
     const before = callsOf(key).length;
-    // 600 at once, 200 through each process: all within a few seconds, so within one 60 s window.
-    const answers = await Promise.all(
-      Array.from({ length: 600 }, (_, i) => gql([a, b, c][i % 3]!, { query: ONE_CONFIG }, key)),
+    // 600 at once, 200 through each process, all within the test's 30 s: one 60 s window.
+    const { result: answers, lost } = await losingRedis([a, b, c], () =>
+      Promise.all(Array.from({ length: 600 }, (_, i) => gql([a, b, c][i % 3]!, { query: ONE_CONFIG }, key))),
     );
     const sent = callsOf(key).length - before;
-    const refused = answers.filter((r) => r.errors?.[0]?.extensions.code === 'RATE_LIMITED');
-    // The whole burst takes less than the test's 30 s: one window. How many go out before their
-    // 1.5 s deadline is the machine's speed; that no more than 480 do is the budget's (counted by
-    // its own clock across windows: budget-windows.test.ts).
-    expect(sent).toBeLessThanOrEqual(480);
-    for (const answer of refused) expect(answer.errors![0].extensions).toMatchObject({ budget: true });
+    // While Redis answers, its slices admit at most 480 in the window (budget-windows.test.ts).
+    // A process that finds Redis lost (a loaded machine may keep it silent that long) then admits
+    // alone at most its share: 480 ÷ the three processes or more it last saw.
+    expect(sent).toBeLessThanOrEqual(480 + lost * 160);
+    for (const answer of answers.filter((r) => r.errors?.[0]?.extensions.code === 'RATE_LIMITED'))
+      expect(answer.errors![0].extensions).toMatchObject({ budget: true });
     for (const answer of answers.filter((r) => !r.data?.project))
       expect(['RATE_LIMITED', 'UPSTREAM_TIMEOUT']).toContain(answer.errors?.[0]?.extensions.code);
   }, 30_000);
@@ -234,11 +253,17 @@ describe('three gateway processes sharing one Redis', () => {
     expect((await gql(a, { query: ONE_CONFIG })).data.project.destinationConfig.name).toBeTypeOf('string');
     // The budget falls back to this process's share of 480 (÷ the 3 processes last seen).
     const before = callsOf('phx_legacy').length;
-    await Promise.all(Array.from({ length: 200 }, () => gql(a, { query: ONE_CONFIG }, 'phx_legacy')));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => gql(a, { query: ONE_CONFIG }, 'phx_legacy')),
+    );
     const sent = callsOf('phx_legacy').length - before;
     expect(sent).toBeLessThanOrEqual(160);
-    // (A fourth process may still be counted: B's first life, gone less than 6 s ago.)
-    expect(sent).toBeGreaterThanOrEqual(100);
+    // The budget refuses only once the share is spent (how many of those then reach the upstream
+    // before their deadline is the machine's speed). The processes seen in the last 6 s: A, B, C,
+    // and perhaps B's first life and the test before's: a share of 480 ÷ 5 at least.
+    const refused = answers.filter((r) => r.errors?.[0]?.extensions.budget === true);
+    expect(refused.length).toBeLessThanOrEqual(200 - Math.floor(480 / 5));
+    expect(sent).toBeGreaterThan(0);
     const query = '{ project(projectId: "2") { name } }';
     const apq = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
     expect((await gql(c, { extensions: apq })).errors?.[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
