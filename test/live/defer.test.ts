@@ -1,10 +1,9 @@
 // @defer and @stream over multipart/mixed, read part by part from the HTTP stream: with the
-// activity log delayed upstream, the configs arrive before the delayed call has ended, and the
+// activity calls held upstream, the configs arrive before the held calls have ended, and the
 // parts merged give exactly the non-deferred answer. Deferred parts count in the budget.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
-
-const now = () => performance.timeOrigin + performance.now();
+import { holdRequests } from '../support/hold-requests.ts';
 
 const FIELDS = (defer: boolean, stream: boolean) => `
 query Combined {
@@ -23,13 +22,16 @@ query Combined {
 }`;
 
 interface Part {
-  at: number;
   // biome-ignore lint/suspicious/noExplicitAny: parts are inspected field by field.
   body: any;
 }
 
-/** Posts and reads the multipart/mixed answer as it streams, noting when each part arrived. */
-async function multipart(url: string, query: string): Promise<Part[]> {
+/** Posts and reads the multipart/mixed answer as it streams, telling `onPart` of each as it comes. */
+async function multipart(
+  url: string,
+  query: string,
+  onPart: (part: Part) => void = () => {},
+): Promise<Part[]> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -49,7 +51,8 @@ async function multipart(url: string, query: string): Promise<Part[]> {
     for (;;) {
       const match = /\r\n\r\n([\s\S]*?)\r\n---/.exec(buffered);
       if (!match) break;
-      parts.push({ at: now(), body: JSON.parse(match[1]!) });
+      parts.push({ body: JSON.parse(match[1]!) });
+      onPart(parts.at(-1)!);
       buffered = buffered.slice(match.index + match[0].length - 3);
     }
   }
@@ -88,14 +91,24 @@ describe('@defer and @stream', () => {
     const plain = await h.gql(FIELDS(false, false));
     expect(plain.body.errors).toBeUndefined();
     h.reset();
-    h.upstream.faults.add({ path: '/activity_log/', method: 'GET', action: { kind: 'delay', ms: 400 } });
-    const parts = await multipart(h.url, FIELDS(true, false));
+    // The activity calls are held upstream until the first part has come (or, that never coming, 10 s).
+    const upstream = holdRequests(h.upstream, (url) => url.includes('/activity_log/'));
+    const giveUp = setTimeout(() => upstream.release(), 10_000);
+    let activityHeldAtFirstPart: number | null = null;
+    const parts = await multipart(h.url, FIELDS(true, false), () => {
+      if (activityHeldAtFirstPart !== null) return;
+      activityHeldAtFirstPart = upstream.held();
+      upstream.release();
+    });
+    clearTimeout(giveUp);
     expect(parts.length).toBeGreaterThanOrEqual(2);
     expect(parts[0]!.body.hasNext).toBe(true);
     expect(parts[0]!.body.data.project.destinationConfigs.edges).toHaveLength(5);
     expect(parts[0]!.body.data.project.activityLog).toBeUndefined();
-    const activityCall = h.upstreamCalls().find((c) => c.path.endsWith('/activity_log/'))!;
-    expect(parts[0]!.at).toBeLessThan(activityCall.end);
+    // Every activity call was still held upstream (none had ended) when the first part came.
+    expect(activityHeldAtFirstPart).toBe(
+      h.upstreamCalls().filter((c) => c.path.includes('/activity_log/')).length,
+    );
     expect(parts.at(-1)!.body.hasNext).toBe(false);
     expect(merged(parts)).toEqual(plain.body.data);
   });

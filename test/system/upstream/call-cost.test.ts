@@ -10,6 +10,7 @@ import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Exchange } from '../../../src/upstream/exchange.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
+import { holdRequests } from '../../support/hold-requests.ts';
 import { makeTestCertificate, type TestCertificate } from '../../support/test-certificate.ts';
 import { callerOf, clientFor } from '../../support/tls-client.ts';
 import { until } from '../../support/wait.ts';
@@ -30,33 +31,6 @@ function counter() {
     handlers: () => live(RequestHandler) - before.handlers,
     bodies: () => live(BodyReadable) - before.bodies,
     exchanges: () => live(Exchange) - before.exchanges,
-  };
-}
-
-/**
- * Holds the requests `upstream` is sent whose path `matches` until `release()` (the others are
- * answered): the calls stay in flight however slow the machine, and `held()` counts them.
- */
-function holdRequests(upstream: ReferenceUpstream, matches: (path: string) => boolean = () => true) {
-  type Listener = (req: { url?: string }, ...rest: unknown[]) => void;
-  const server = upstream.server;
-  const answer = server.listeners('request') as Listener[];
-  const answerNow = (args: Parameters<Listener>) => {
-    for (const listener of answer) listener.apply(server, args);
-  };
-  const waiting: Parameters<Listener>[] = [];
-  server.removeAllListeners('request');
-  server.on('request', (...args: Parameters<Listener>) => {
-    if (matches(args[0].url ?? '')) waiting.push(args);
-    else answerNow(args);
-  });
-  return {
-    held: () => waiting.length,
-    release() {
-      server.removeAllListeners('request');
-      for (const listener of answer) server.on('request', listener);
-      for (const args of waiting.splice(0)) answerNow(args);
-    },
   };
 }
 
