@@ -8,6 +8,8 @@ import { DESTINATION_KINDS, type DestinationKind, type DestinationRecord } from 
 import { ActivityLogConnection } from './activity/log.ts';
 import { builder } from './builder.ts';
 import { windowConnection } from './connections/array.ts';
+import { priced } from './cost/price.ts';
+import { CONNECTION, DESTINATIONS_CALLS } from './cost/rules.ts';
 import { ActivityLogEntryRef, DestinationRef, ProjectRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
 
@@ -129,6 +131,7 @@ builder.objectFields(ProjectRef, (t) => ({
             'Only these kinds (every kind when left out). A kind the key may not read is left out of the list and reported as an error with this field’s path and its `kind`.',
         }),
       },
+      extensions: priced({ list: CONNECTION, calls: DESTINATIONS_CALLS }),
       resolve: async (project, args, ctx, info) => {
         const enabled = args.enabled ?? null;
         const kinds = args.kinds?.length ? [...new Set(args.kinds)].sort() : [...DESTINATION_KINDS];

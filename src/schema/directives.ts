@@ -6,6 +6,7 @@ import {
   GraphQLBoolean,
   GraphQLDirective,
   GraphQLInt,
+  GraphQLList,
   GraphQLNonNull,
   GraphQLString,
   specifiedDirectives,
@@ -50,9 +51,49 @@ export const GraphQLLiveDirective = new GraphQLDirective({
   },
 });
 
+// The price of a field as the IBM GraphQL cost directives state it (ibm.github.io/graphql-specs,
+// cost-spec.html): schema.graphql shows each field's declared price (cost/sdl.ts).
+export const GraphQLCostDirective = new GraphQLDirective({
+  name: 'cost',
+  description:
+    'The most upstream (PostHog) requests this field makes itself, what is under it aside (the IBM GraphQL cost directives).',
+  locations: [
+    DirectiveLocation.ARGUMENT_DEFINITION,
+    DirectiveLocation.ENUM,
+    DirectiveLocation.FIELD_DEFINITION,
+    DirectiveLocation.INPUT_FIELD_DEFINITION,
+    DirectiveLocation.OBJECT,
+    DirectiveLocation.SCALAR,
+  ],
+  args: {
+    weight: { type: new GraphQLNonNull(GraphQLString), description: 'The requests, as a number.' },
+  },
+});
+
+const stringList = new GraphQLList(new GraphQLNonNull(GraphQLString));
+
+export const GraphQLListSizeDirective = new GraphQLDirective({
+  name: 'listSize',
+  description:
+    'How many items this list field returns, for its cost: each one counts what is selected under it (the IBM GraphQL cost directives).',
+  locations: [DirectiveLocation.FIELD_DEFINITION],
+  args: {
+    assumedSize: { type: GraphQLInt, description: 'Its size when no slicing argument says it.' },
+    slicingArguments: { type: stringList, description: 'The arguments that set its size.' },
+    sizedFields: { type: stringList, description: 'The fields of its answer that hold the items.' },
+    requireOneSlicingArgument: {
+      type: GraphQLBoolean,
+      defaultValue: true,
+      description: 'Whether exactly one slicing argument must be given.',
+    },
+  },
+});
+
 export const GATEWAY_DIRECTIVES = [
   ...specifiedDirectives,
   GraphQLDeferDirective,
   GraphQLStreamDirective,
   GraphQLLiveDirective,
+  GraphQLCostDirective,
+  GraphQLListSizeDirective,
 ];

@@ -23,10 +23,14 @@ import './destination.ts';
 import './node.ts';
 import './subscription.ts';
 import { builder } from './builder.ts';
+import { withPrices } from './cost/sdl.ts';
 import { GATEWAY_DIRECTIVES } from './directives.ts';
 import { readPlainFieldsInline } from './plain-fields.ts';
 
 export const schema = readPlainFieldsInline(builder.toSchema({ directives: GATEWAY_DIRECTIVES }));
 
-/** schema.graphql's text: sorted, so that the committed file changes only when the schema does. */
-export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;
+/**
+ * schema.graphql's text: sorted, so that the committed file changes only when the schema does,
+ * with each field's declared price (@cost, @listSize).
+ */
+export const printedSchema = () => `${withPrices(schema, printSchema(lexicographicSortSchema(schema)))}\n`;

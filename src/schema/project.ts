@@ -6,6 +6,8 @@ import { mapMaybePromise } from '../core/maybe-promise.ts';
 import type { ProjectRecord } from '../upstream/posthog/records.ts';
 import { builder } from './builder.ts';
 import { offsetConnection } from './connections/offset.ts';
+import { priced } from './cost/price.ts';
+import { GLOBAL_ID, OFFSET_LIST } from './cost/rules.ts';
 import { projectGlobalId } from './global-id.ts';
 import { isRecordOf, ProjectRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
@@ -27,6 +29,7 @@ builder.objectType(ProjectRef, {
         'The project’s global id, always of its numeric id, for `node` and `nodes`. For a project addressed as "@current" it costs one GET /api/projects/@current/ a request (then project:read is needed); a numeric one costs no call.',
         'project:read',
       ),
+      extensions: priced(GLOBAL_ID),
       resolve: (project, _args, ctx) =>
         mapMaybePromise(ctx.loaders.currentProject.numericId(project.projectId), projectGlobalId),
     }),
@@ -40,6 +43,8 @@ builder.objectType(ProjectRef, {
         'The project’s name as PostHog shows it, e.g. "Default project"; from the `projects` list when it was read there, else GET /api/projects/:id/ (one call a request).',
         'project:read',
       ),
+      // The projects listing already carries names.
+      extensions: priced({ calls: ({ underProjects }) => (underProjects ? 0 : 1), worst: 1 }),
       resolve: (project, _args, ctx) => ctx.loaders.projects.nameOf(project),
     }),
   }),
@@ -75,6 +80,7 @@ builder.queryFields((t) => ({
         'The projects the caller’s key can see (GET /api/projects/), both ways: first/after forward, last/before backward; null with FORBIDDEN when the key lacks project:read. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
         'project:read',
       ),
+      extensions: priced(OFFSET_LIST),
       resolve: (_root, args, ctx) =>
         offsetConnection(PROJECTS_LIST, args, (limit, offset) =>
           ctx.loaders.projects.page({ limit, offset }),

@@ -10,6 +10,8 @@ import type { ActivityEntryRecord } from '../../upstream/posthog/records.ts';
 import { builder } from '../builder.ts';
 import { type ConnectionArgs, checkPageSize } from '../connections/connection.ts';
 import { cursorConnection, headConnection } from '../connections/cursor.ts';
+import { priced } from '../cost/price.ts';
+import { ACTIVITY_LOG, CONFIG_CROSS_LINK } from '../cost/rules.ts';
 import {
   ActivityLogEntryRef,
   ActivityUserRef,
@@ -84,6 +86,7 @@ builder.objectType(ActivityLogEntryRef, {
         'The destination config this entry is about, when `scope` is PluginConfig: read from PostHog (batched with the page’s other entries); null for another scope or when the config is gone.',
         'plugin:read',
       ),
+      extensions: priced(CONFIG_CROSS_LINK),
       // Batched per project with the other entries of the page: several configs of one project
       // are read from list pages when that is fewer calls than a retrieve each.
       resolve: async (entry, _args, ctx, info) => {
@@ -195,6 +198,7 @@ builder.objectFields(ProjectRef, (t) => ({
             'Entries as PostHog’s advanced_activity_logs filters them (scopes, activities, users, item ids, dates, search), ANDed with the arguments above.',
         }),
       },
+      extensions: priced(ACTIVITY_LOG),
       resolve: (project, args, ctx) =>
         activityConnection(
           ctx,

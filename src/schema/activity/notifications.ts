@@ -3,6 +3,7 @@
 import { validateProjectId } from '../../core/ids.ts';
 import type { ActivityEntryRecord } from '../../upstream/posthog/records.ts';
 import { builder } from '../builder.ts';
+import { priced } from '../cost/price.ts';
 import { CLIENT_MUTATION_ID, clientMutationIdField } from '../payloads.ts';
 import { ActivityLogEntryRef, ImportantChangesRef, ProjectRef } from '../refs.ts';
 import { needsScopes } from '../scopes.ts';
@@ -14,6 +15,8 @@ builder.objectType(ImportantChangesRef, {
       type: [ActivityLogEntryRef],
       description:
         'Recent changes by other users to items the caller made or follows, newest first; `unread` marks those after the bookmark.',
+      // At most 10 entries.
+      extensions: priced({ calls: 0, list: { assumed: 10 } }),
       resolve: (c) => c.entries,
     }),
     lastRead: t.field({
@@ -36,6 +39,7 @@ builder.objectFields(ProjectRef, (t) => ({
     ),
     deprecationReason: `PostHog removed important changes (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED. Read activityLog instead.`,
     args: { unreadOnly: t.arg.boolean({ description: 'Only entries after the caller’s bookmark.' }) },
+    extensions: priced({ calls: 1 }),
     resolve: (project, args, ctx) =>
       ctx.loaders.activity.importantChanges({
         projectId: project.projectId,
@@ -99,6 +103,7 @@ builder.mutationField('bookmarkActivityNotification', (t) =>
         description: 'The project and the date-time up to which its notifications count as read.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const bookmark = input.bookmark ?? new Date().toISOString();

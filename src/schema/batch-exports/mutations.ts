@@ -3,6 +3,7 @@
 // (loaders/batch-export-writes.ts).
 import { validateProjectId } from '../../core/ids.ts';
 import { builder } from '../builder.ts';
+import { priced } from '../cost/price.ts';
 import { batchExportGlobalId, decodeGlobalIdOf } from '../global-id.ts';
 import { needsScopes } from '../scopes.ts';
 import {
@@ -47,6 +48,7 @@ builder.mutationFields((t) => ({
         description: 'The new batch export: its name, model, destination and schedule.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const batchExport = await ctx.loaders.batchExportWrites.create(projectId, writable(input), {
@@ -68,6 +70,8 @@ builder.mutationFields((t) => ({
         description: 'The batch export’s global id and the settings to change in it.',
       }),
     },
+    // The write, then a read of what it must resend.
+    extensions: priced({ calls: 2 }),
     resolve: async (_root, { input }, ctx) => {
       const config = input.destinationConfig ?? undefined;
       const batchExport = await ctx.loaders.batchExportWrites.update(
@@ -92,6 +96,7 @@ builder.mutationFields((t) => ({
         description: 'The global id of the batch export PostHog is to mark deleted.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const key = exportKey(input.id);
       const numericProjectId = await ctx.loaders.batchExportWrites.delete(key);
@@ -112,6 +117,7 @@ builder.mutationFields((t) => ({
         description: 'The global id of the batch export whose schedule stops.',
       }),
     },
+    extensions: priced({ calls: 2 }),
     resolve: async (_root, { input }, ctx) => {
       const batchExport = await ctx.loaders.batchExportWrites.setPaused(exportKey(input.id), true);
       return { clientMutationId: echo(input), batchExport };
@@ -128,6 +134,7 @@ builder.mutationFields((t) => ({
         description: 'The global id of the paused batch export to resume, and whether to backfill the gap.',
       }),
     },
+    extensions: priced({ calls: 2 }),
     resolve: async (_root, { input }, ctx) => {
       const key = exportKey(input.id);
       const batchExport = await ctx.loaders.batchExportWrites.setPaused(key, false, input.backfill);
@@ -151,6 +158,8 @@ builder.mutationFields((t) => ({
         description: 'The batch export’s global id and the past period its backfill covers.',
       }),
     },
+    // The export (its interval says whether dates or times go), the write, the backfill.
+    extensions: priced({ calls: 3 }),
     resolve: async (_root, { input }, ctx) => {
       const key = exportKey(input.id);
       const backfill = await ctx.loaders.batchExportWrites.createBackfill(key, input.startAt, input.endAt);
@@ -168,6 +177,7 @@ builder.mutationFields((t) => ({
         description: 'The global id of the running backfill to stop.',
       }),
     },
+    extensions: priced({ calls: 2 }),
     resolve: async (_root, { input }, ctx) => {
       const { projectId, exportUuid, uuid } = decodeGlobalIdOf('BatchExportBackfill', input.id);
       const backfill = await ctx.loaders.batchExportWrites.cancelBackfill(
@@ -177,6 +187,9 @@ builder.mutationFields((t) => ({
       return { clientMutationId: echo(input), backfill };
     },
   }),
+}));
+
+builder.mutationFields((t) => ({
   retryBatchExportRun: t.field({
     type: RetryRunPayload,
     nullable: true,
@@ -188,6 +201,7 @@ builder.mutationFields((t) => ({
         description: 'The global id of the run whose interval PostHog exports again.',
       }),
     },
+    extensions: priced({ calls: 2 }),
     resolve: async (_root, { input }, ctx) => {
       const { projectId, exportUuid, uuid } = decodeGlobalIdOf('BatchExportRun', input.id);
       const backfill = await ctx.loaders.batchExportWrites.retryRun({ projectId, uuid: exportUuid }, uuid);
@@ -208,6 +222,7 @@ builder.mutationFields((t) => ({
         description: 'The global id of the Starting or Running run to stop.',
       }),
     },
+    extensions: priced({ calls: 2 }),
     resolve: async (_root, { input }, ctx) => {
       const { projectId, exportUuid, uuid } = decodeGlobalIdOf('BatchExportRun', input.id);
       const run = await ctx.loaders.batchExportWrites.cancelRun({ projectId, uuid: exportUuid }, uuid);

@@ -6,6 +6,8 @@ import { mapMaybePromise } from '../../core/maybe-promise.ts';
 import type { BatchExportBackfillRecord, BatchExportRunRecord } from '../../upstream/posthog/records.ts';
 import { builder } from '../builder.ts';
 import { cursorConnection } from '../connections/cursor.ts';
+import { priced } from '../cost/price.ts';
+import { RUN_LIST } from '../cost/rules.ts';
 import { BatchExportBackfillRef, BatchExportRef, BatchExportRunRef } from '../refs.ts';
 import { needsScopes } from '../scopes.ts';
 
@@ -55,6 +57,7 @@ builder.objectFields(BatchExportRef, (t) => ({
         }),
         until: t.arg({ type: 'DateTime', description: 'Runs created before this time.' }),
       },
+      extensions: priced(RUN_LIST),
       resolve: (e, args, ctx) => {
         const filters = {
           statuses: args.status ?? null,
@@ -84,6 +87,7 @@ builder.objectFields(BatchExportRef, (t) => ({
         'Its backfills (GET …/batch_exports/:id/backfills/), newest first, 50 an upstream page.',
         'batch_export:read',
       ),
+      extensions: priced(RUN_LIST),
       resolve: (e, args, ctx) => {
         const key = { projectId: e.projectId, uuid: e.uuid };
         const list = () =>

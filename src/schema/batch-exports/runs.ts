@@ -4,6 +4,8 @@ import type { GatewayContext } from '../../context.ts';
 import { mapMaybePromise } from '../../core/maybe-promise.ts';
 import type { BatchExportBackfillRecord, BatchExportRunRecord } from '../../upstream/posthog/records.ts';
 import { builder } from '../builder.ts';
+import { priced } from '../cost/price.ts';
+import { CROSS_LINK, GLOBAL_ID } from '../cost/rules.ts';
 import { dateTimeField } from '../field-options.ts';
 import { exportChildGlobalId } from '../global-id.ts';
 import { BatchExportBackfillRef, BatchExportRef, BatchExportRunRef, isRecordOf } from '../refs.ts';
@@ -29,6 +31,7 @@ builder.objectType(BatchExportRunRef, {
   fields: (t) => ({
     id: t.id({
       description: 'The run’s global id, for `node` and retryBatchExportRun or cancelBatchExportRun.',
+      extensions: priced(GLOBAL_ID),
       resolve: (run, _args, ctx) => childId('BatchExportRun', run, ctx),
     }),
     uuid: t.exposeString('uuid', { description: 'PostHog’s UUID of the run (runs/:run_id/).' }),
@@ -81,6 +84,7 @@ builder.objectType(BatchExportRunRef, {
       type: BatchExportRef,
       nullable: true,
       description: needsScopes('The batch export this run belongs to.', 'batch_export:read'),
+      extensions: priced({ calls: 1 }),
       resolve: (run, _args, ctx) => exportOf(run, ctx),
     }),
     backfill: t.field({
@@ -90,6 +94,7 @@ builder.objectType(BatchExportRunRef, {
         'The backfill that started this run; null for a scheduled run. Read with the other runs’ backfills from the export’s backfill list.',
         'batch_export:read',
       ),
+      extensions: priced(CROSS_LINK),
       // Read with the page's other runs' backfills (loaders/run-backfills.ts).
       resolve: (run, _args, ctx) =>
         run.backfillUuid === null
@@ -128,6 +133,7 @@ builder.objectType(BatchExportBackfillRef, {
   fields: (t) => ({
     id: t.id({
       description: 'The backfill’s global id, for `node` and cancelBatchExportBackfill.',
+      extensions: priced(GLOBAL_ID),
       resolve: (b, _args, ctx) => childId('BatchExportBackfill', b, ctx),
     }),
     uuid: t.exposeString('uuid', {
@@ -164,6 +170,7 @@ builder.objectType(BatchExportBackfillRef, {
       type: BatchExportRef,
       nullable: true,
       description: needsScopes('The batch export this backfill runs for.', 'batch_export:read'),
+      extensions: priced({ calls: 1 }),
       resolve: (b, _args, ctx) => exportOf(b, ctx),
     }),
   }),

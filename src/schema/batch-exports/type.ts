@@ -9,6 +9,8 @@ import { isNotFound } from '../../errors/codes.ts';
 import { ActivityLogConnection, activityConnection } from '../activity/log.ts';
 import { builder } from '../builder.ts';
 import { offsetConnection } from '../connections/offset.ts';
+import { priced } from '../cost/price.ts';
+import { CROSS_LINK, GLOBAL_ID, ITEM_ACTIVITY, OFFSET_LIST } from '../cost/rules.ts';
 import { dateTimeField } from '../field-options.ts';
 import { batchExportGlobalId } from '../global-id.ts';
 import { projectRecord } from '../project.ts';
@@ -33,6 +35,7 @@ builder.objectType(BatchExportRef, {
   fields: (t) => ({
     id: t.id({
       description: 'The batch export’s global id, for `node`, `nodes` and the batch export mutations.',
+      extensions: priced(GLOBAL_ID),
       resolve: (e, _args, ctx) =>
         mapMaybePromise(ctx.loaders.currentProject.numericId(e.projectId), (id) =>
           batchExportGlobalId(id, e.uuid),
@@ -122,6 +125,7 @@ builder.objectFields(BatchExportRef, (t) => ({
         'The activity log entries about this export (scope BatchExport, item_id = its uuid): who created, changed, paused or deleted it.',
         'activity_log:read',
       ),
+      extensions: priced(ITEM_ACTIVITY),
       resolve: (e, args, ctx) =>
         activityConnection(ctx, e.projectId, { scope: BATCH_EXPORT_SCOPE, itemId: e.uuid }, args),
     },
@@ -159,6 +163,7 @@ builder.objectFields(ProjectRef, (t) => ({
         'The project’s batch exports (GET …/batch_exports/), both ways, newest first. An upstream without batch exports (PostHog before them) answers UPSTREAM_UNSUPPORTED; Project.destinations then lists the other kinds without an error. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
         'batch_export:read',
       ),
+      extensions: priced(OFFSET_LIST),
       resolve: (project, args, ctx) => {
         const list = () =>
           mapMaybePromise(ctx.loaders.currentProject.cursorId(project.projectId), (id) =>
@@ -179,6 +184,7 @@ builder.objectFields(ProjectRef, (t) => ({
       'batch_export:read',
     ),
     args: { uuid: t.arg.string({ required: true, description: 'The batch export’s UUID, as in `uuid`.' }) },
+    extensions: priced({ calls: 1 }),
     resolve: async (project, args, ctx) => {
       const uuid = validateUuid(args.uuid, 'a batch export');
       try {
@@ -199,6 +205,7 @@ builder.objectFields(ActivityLogEntryRef, (t) => ({
       'The batch export this entry is about, when scope is BatchExport and it can still be read; read with the page’s other exports in one list call.',
       'batch_export:read',
     ),
+    extensions: priced(CROSS_LINK),
     resolve: async (entry, _args, ctx) => {
       const uuid = entry.scope === BATCH_EXPORT_SCOPE ? uuidFromText(entry.itemId) : null;
       if (uuid === null) return null;

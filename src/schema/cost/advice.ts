@@ -4,7 +4,7 @@
 import type { FieldNode, GraphQLObjectType, SelectionSetNode } from 'graphql';
 import type { LimitAdvice } from '../../limits/estimate.ts';
 import { type PricingWalk, priceOperation } from './estimate.ts';
-import type { ConnectionSite } from './fields.ts';
+import type { ConnectionSite } from './price.ts';
 
 export function adviseOn(
   walk: PricingWalk,

@@ -1,6 +1,7 @@
 // The cost of an operation and the most upstream requests it may cause, computed from the
-// document and its variables before anything runs: the schema's estimator, beside the fields it
-// prices, handed to the limits plugin (limits/index.ts) by app.ts.
+// document and its variables before anything runs: the schema's estimator, handed to the limits
+// plugin (limits/index.ts) by app.ts. Each field declares its own price where it is defined
+// (price.ts's `priced`, in its `extensions`); a field that declares none makes no call.
 //
 // Cost: every field costs 1, and a field that returns many items (a connection's `first` or
 // `last`, 20 when neither is given; `nodes`' ids; a bounded list) multiplies the cost of what is
@@ -32,15 +33,14 @@ import { DEFAULT_PAGE_SIZE } from '../connections/connection.ts';
 import { adviseOn } from './advice.ts';
 import {
   type Args,
-  batchCalls,
-  CONNECTIONS,
   type ConnectionSite,
-  callsOf,
-  isBatchedCrossLink,
-  isItemHead,
-  multiplierOf,
+  callsAt,
+  type FieldPrice,
+  type PriceSite,
+  priceOf,
   type Walk,
-} from './fields.ts';
+} from './price.ts';
+import { batchCalls, currentProjectLookup, isItemHead } from './rules.ts';
 
 /** A walk's result: also the cross-links still to batch (per item of the nearest list above). */
 interface Estimate extends OperationEstimate {
@@ -76,10 +76,12 @@ function fieldEstimate(
         here,
       )
     : ZERO;
-  if (isBatchedCrossLink(walk, parent.name, node)) {
+  const price = priceOf(field);
+  const site: PriceSite = { args, node, walk, underProjects };
+  if (price?.batched?.(site)) {
     return { cost: 1 + below.cost, upstreamCalls: below.upstreamCalls, links: 1 + below.links };
   }
-  if (isItemHead(walk, parent.name, name, args)) {
+  if (price?.itemHead && isItemHead(walk, args)) {
     // An item's newest entries, read with the page's other items' (loaders/activity-heads.ts).
     const size = args.first as number;
     return {
@@ -88,21 +90,31 @@ function fieldEstimate(
       links: 1 + size * below.links,
     };
   }
-  const own = callsOf(walk, parent.name, name, args, underProjects);
-  const multiplier = multiplierOf(parent.name, name, args, walk.sizes?.get(node));
+  const own = callsAt(price, site);
+  const multiplier = sizeOf(price?.list, args, walk.sizes?.get(node));
   const estimate = {
     cost: 1 + multiplier * below.cost,
     upstreamCalls: own + multiplier * below.upstreamCalls,
     links: multiplier * below.links,
   };
+  const connection = price?.list !== undefined && 'connection' in price.list;
   // The items of one list resolve together: their cross-links are one batch.
-  if (multiplier > 1 || CONNECTIONS.has(`${parent.name}.${name}`)) {
+  if (multiplier > 1 || connection) {
     estimate.upstreamCalls += batchCalls(estimate.links);
     estimate.links = 0;
   }
-  if (walk.sites && CONNECTIONS.has(`${parent.name}.${name}`))
-    recordSite(walk.sites, node, here, args, estimate);
+  if (walk.sites && connection) recordSite(walk.sites, node, here, args, estimate);
   return estimate;
+}
+
+/** How many items a field returns at most (1 when it is no list); what is under it counts that many times. */
+function sizeOf(list: FieldPrice['list'], args: Args, override?: number): number {
+  if (list === undefined) return 1;
+  if ('connection' in list) {
+    const size = override ?? ((args.first ?? args.last ?? DEFAULT_PAGE_SIZE) as number);
+    return Math.max(0, size);
+  }
+  return 'of' in list ? list.of(args) : list.assumed;
 }
 
 /** Keeps the costliest pricing of a connection (a fragment may put it at several places). */
@@ -176,7 +188,8 @@ export function priceOperation(
   selectionSet: SelectionSetNode,
 ): { cost: number; upstreamCalls: number } {
   const estimate = selectionEstimate(walk, root, selectionSet, false, '');
-  return { cost: estimate.cost, upstreamCalls: estimate.upstreamCalls + batchCalls(estimate.links) };
+  const upstreamCalls = estimate.upstreamCalls + batchCalls(estimate.links) + walk.currentLookup;
+  return { cost: estimate.cost, upstreamCalls };
 }
 
 export type { Walk as PricingWalk };
@@ -218,6 +231,7 @@ function estimate(
     variables,
     isMutation: operation.operation === 'mutation',
     itemHeadsBatched,
+    currentLookup: currentProjectLookup(operation, fragments, variables),
   };
   const figures = priceOperation(walk, root, operation.selectionSet);
   return {

@@ -7,6 +7,7 @@ import { validateConfigId, validateProjectId } from '../../core/ids.ts';
 import { badUserInput } from '../../errors/codes.ts';
 import type { ConfigRecord } from '../../upstream/posthog/records.ts';
 import { builder } from '../builder.ts';
+import { priced } from '../cost/price.ts';
 import { configGlobalId, decodeConfigGlobalId } from '../global-id.ts';
 import { clientMutationIdField, deletePayload } from '../payloads.ts';
 import { DestinationConfigRef } from '../refs.ts';
@@ -57,6 +58,8 @@ const RearrangePayload = builder
       destinationConfigs: t.field({
         type: [DestinationConfigRef],
         description: 'The configs as PostHog answered the rearrange, each with its new `order`.',
+        // Every enabled config of the project, counted as one upstream page.
+        extensions: priced({ calls: 0, list: { assumed: 100 } }),
         resolve: (p) => p.destinationConfigs,
       }),
     }),
@@ -82,6 +85,7 @@ builder.mutationFields((t) => ({
         description: 'The project, plugin and order of the new config, and any settings.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const plugin = validateConfigId(input.plugin, 'plugin');
@@ -108,6 +112,7 @@ builder.mutationFields((t) => ({
         description: 'The config’s global id and the fields to change; fields left out keep their values.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       const destinationConfig = await ctx.loaders.configWrites.update(
@@ -117,6 +122,9 @@ builder.mutationFields((t) => ({
       return { clientMutationId: input.clientMutationId ?? null, destinationConfig };
     },
   }),
+}));
+
+builder.mutationFields((t) => ({
   deleteDestinationConfig: t.field({
     type: DeletePayload,
     nullable: true,
@@ -131,6 +139,7 @@ builder.mutationFields((t) => ({
         description: 'The global id of the config to delete.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       const numericProjectId = await ctx.loaders.configWrites.delete({ projectId, id: databaseId });
@@ -163,6 +172,7 @@ builder.mutationFields((t) => ({
         description: 'The config’s global id and the job to queue.',
       }),
     },
+    extensions: priced({ calls: 2 }),
     resolve: async (_root, { input }, ctx) => {
       const { projectId, databaseId } = decodeConfigGlobalId(input.id);
       const { type, payload, operation } = input.job;
@@ -191,6 +201,7 @@ builder.mutationFields((t) => ({
         description: 'The project and each config’s new position.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const orders: Record<string, number> = {};

@@ -8,6 +8,8 @@ import type { ConfigRecord } from '../../upstream/posthog/records.ts';
 import { ActivityLogConnection, activityConnection, CONFIG_SCOPE } from '../activity/log.ts';
 import { builder } from '../builder.ts';
 import { offsetConnection } from '../connections/offset.ts';
+import { priced } from '../cost/price.ts';
+import { GLOBAL_ID, ITEM_ACTIVITY, OFFSET_LIST } from '../cost/rules.ts';
 import { configGlobalId } from '../global-id.ts';
 import { projectRecord } from '../project.ts';
 import {
@@ -36,6 +38,7 @@ builder.objectType(DestinationConfigRef, {
     id: t.id({
       description:
         'The config’s global id, for `node`, `nodes` and the config mutations’ `id`. For a config read through "@current" whose team PostHog left out, it costs one GET /api/projects/@current/ (project:read).',
+      extensions: priced(GLOBAL_ID),
       resolve: (config, _args, ctx) =>
         mapMaybePromise(ctx.loaders.currentProject.numericId(config.projectId), (id) =>
           configGlobalId(id, config.databaseId),
@@ -107,6 +110,7 @@ builder.objectFields(DestinationConfigRef, (t) => ({
       'The plugin’s own record: {id, name, url, description, icon, …}. Lists leave it out upstream; it is then read from the config itself (GET …/pipeline_destination_configs/:id/, one call per config).',
       'plugin:read',
     ),
+    extensions: priced({ calls: 1 }),
     resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'pluginInfo'),
   }),
   deliveryRate24h: t.float({
@@ -115,6 +119,8 @@ builder.objectFields(DestinationConfigRef, (t) => ({
       'The share of events delivered in the last 24 hours, from 0 to 1; null when PostHog has no figure. Lists carry it; a mutation’s answer does not, and then it is read from the config itself (one call).',
       'plugin:read',
     ),
+    // Lists and retrieves carry it; a write's answer may not.
+    extensions: priced({ calls: ({ walk }) => (walk.isMutation ? 1 : 0), worst: 1 }),
     resolve: (config, _args, ctx) => ctx.loaders.configs.fieldOf(config, 'deliveryRate24h'),
   }),
   createdAt: t.expose('createdAt', {
@@ -139,6 +145,7 @@ builder.objectFields(DestinationConfigRef, (t) => ({
       'plugin:read',
     ),
     deprecationReason: `PostHog no longer serves plugin frontends to API keys (2026). Against today’s PostHog it answers UPSTREAM_UNSUPPORTED.`,
+    extensions: priced({ calls: 1 }),
     resolve: (config, _args, ctx) => ctx.loaders.configs.frontend(keyOf(config)),
   }),
   activity: t.connection(
@@ -149,6 +156,7 @@ builder.objectFields(DestinationConfigRef, (t) => ({
         'The activity log entries about this config, newest first (GET …/activity_log/ with scope PluginConfig, item_id = its databaseId).',
         'activity_log:read',
       ),
+      extensions: priced(ITEM_ACTIVITY),
       resolve: (config, args, ctx) =>
         activityConnection(
           ctx,
@@ -215,6 +223,7 @@ builder.objectFields(ProjectRef, (t) => ({
         'The project’s legacy plugin configs in PostHog’s order (GET …/pipeline_destination_configs/): first/after and last/before over its limit/offset list. Against a PostHog that retired the route it answers UPSTREAM_UNSUPPORTED. Paged by offset, as PostHog pages it: an item created or deleted between two pages shifts the rest by one, so the next page may repeat or skip an item; reading again from the start is exact.',
         'plugin:read',
       ),
+      extensions: priced(OFFSET_LIST),
       resolve: (project, args, ctx) =>
         offsetConnection(configsList(ctx, project.projectId), args, (limit, offset) =>
           ctx.loaders.configs.page({ projectId: project.projectId, limit, offset }),
@@ -230,6 +239,7 @@ builder.objectFields(ProjectRef, (t) => ({
       'plugin:read',
     ),
     args: { databaseId: t.arg.int({ required: true, description: 'The config’s integer id.' }) },
+    extensions: priced({ calls: 1 }),
     resolve: async (project, args, ctx) => {
       const id = validateConfigId(args.databaseId);
       try {

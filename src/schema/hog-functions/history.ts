@@ -11,6 +11,8 @@ import type {
 } from '../../upstream/posthog/hog-function-history.ts';
 import { builder } from '../builder.ts';
 import { offsetConnection } from '../connections/offset.ts';
+import { priced } from '../cost/price.ts';
+import { GLOBAL_ID, OFFSET_LIST } from '../cost/rules.ts';
 import { jsonField } from '../field-options.ts';
 import { encodeGlobalId } from '../global-id.ts';
 import { ActivityUserRef, HogFunctionRef } from '../refs.ts';
@@ -73,6 +75,8 @@ const contentField = (field: Exclude<(typeof CONTENT)[number], 'hog'>) => ({
   type: 'JSON' as const,
   nullable: true as const,
   description: DESCRIPTIONS[field],
+  // A listed revision reads its config from the revision (once a request, whatever fields).
+  extensions: priced({ calls: 1 }),
   resolve: (r: HogFunctionRevisionRecord, _args: unknown, ctx: GatewayContext) =>
     mapMaybePromise(withContent(r, ctx), (c) => c[field] ?? null),
 });
@@ -84,6 +88,7 @@ builder.objectType(HogFunctionRevisionRef, {
   fields: (t) => ({
     id: t.id({
       description: 'The revision’s global id.',
+      extensions: priced(GLOBAL_ID),
       resolve: (r, _args, ctx) =>
         mapMaybePromise(ctx.loaders.currentProject.numericId(r.projectId), (id) =>
           hogFunctionRevisionGlobalId(id, r.uuid, r.version),
@@ -93,6 +98,7 @@ builder.objectType(HogFunctionRevisionRef, {
     hogFunction: t.field({
       type: HogFunctionRef,
       description: 'The function it is a version of (GET …/hog_functions/:id/ unless this request read it).',
+      extensions: priced({ calls: 1 }),
       resolve: (r, _args, ctx) => ctx.loaders.hogFunctions.load({ projectId: r.projectId, uuid: r.uuid }),
     }),
     createdAt: t.field({
@@ -114,6 +120,7 @@ builder.objectType(HogFunctionRevisionRef, {
     hog: t.string({
       nullable: true,
       description: `${DESCRIPTIONS.hog} A listed revision reads its config from GET …/revisions/:version/.`,
+      extensions: priced({ calls: 1 }),
       resolve: (r, _args, ctx) => mapMaybePromise(withContent(r, ctx), (c) => c.hog ?? null),
     }),
     inputsSchema: t.field({ ...contentField('inputsSchema') }),
@@ -160,6 +167,7 @@ builder.objectFields(HogFunctionRef, (t) => ({
         'Its revisions, newest first, one per config change (GET …/hog_functions/:id/revisions/). A listed revision’s config (hog, inputs, …) is read from GET …/revisions/:version/.',
         'hog_function:read',
       ),
+      extensions: priced(OFFSET_LIST),
       resolve: (fn, args, ctx) => {
         const list = () =>
           mapMaybePromise(ctx.loaders.currentProject.cursorId(fn.projectId), (id) =>
@@ -182,6 +190,7 @@ builder.objectFields(HogFunctionRef, (t) => ({
     args: {
       version: t.arg.int({ required: true, description: 'The version, as HogFunction.version counts.' }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (fn, { version }, ctx) => {
       if (version < 0)
         throw badUserInput('version is a version of the function: 0 or more.', { field: 'version' });

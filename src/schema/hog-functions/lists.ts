@@ -7,6 +7,8 @@ import { mapMaybePromise } from '../../core/maybe-promise.ts';
 import { isNotFound } from '../../errors/codes.ts';
 import { builder } from '../builder.ts';
 import { offsetConnection } from '../connections/offset.ts';
+import { priced } from '../cost/price.ts';
+import { CROSS_LINK, OFFSET_LIST } from '../cost/rules.ts';
 import { ActivityLogEntryRef, HogFunctionRef, ProjectRef } from '../refs.ts';
 import { needsScopes } from '../scopes.ts';
 import { HOG_FUNCTION_SCOPE } from './type.ts';
@@ -48,6 +50,7 @@ builder.objectFields(ProjectRef, (t) => ({
         enabled: t.arg.boolean({ description: 'Only enabled (true) or disabled (false) functions.' }),
         search: t.arg.string({ description: 'In the name, then the description (at most 200 characters).' }),
       },
+      extensions: priced(OFFSET_LIST),
       resolve: (project, args, ctx) => {
         const filters = { types: args.types, enabled: args.enabled, search: args.search };
         const list = () =>
@@ -75,6 +78,7 @@ builder.objectFields(ProjectRef, (t) => ({
       'hog_function:read',
     ),
     args: { uuid: t.arg.string({ required: true, description: 'The function’s UUID.' }) },
+    extensions: priced({ calls: 1 }),
     resolve: async (project, args, ctx) => {
       const uuid = validateHogFunctionId(args.uuid);
       try {
@@ -95,6 +99,7 @@ builder.objectFields(ActivityLogEntryRef, (t) => ({
       'The hog function this entry is about, when `scope` is HogFunction: read from PostHog (batched with the page’s other entries); null for another scope or when the function is gone.',
       'hog_function:read',
     ),
+    extensions: priced(CROSS_LINK),
     // Batched per project with the other entries of the page: several functions of one project are
     // read from a list page when that is fewer calls than a retrieve each.
     resolve: async (entry, _args, ctx) => {

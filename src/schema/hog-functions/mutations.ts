@@ -5,6 +5,7 @@ import { validateProjectId } from '../../core/ids.ts';
 import { badUserInput } from '../../errors/codes.ts';
 import type { HogFunctionLogRecord, HogFunctionRecord } from '../../upstream/posthog/records.ts';
 import { builder } from '../builder.ts';
+import { priced } from '../cost/price.ts';
 import { decodeHogFunctionGlobalId, hogFunctionGlobalId } from '../global-id.ts';
 import { clientMutationIdField, deletePayload } from '../payloads.ts';
 import { HogFunctionRef } from '../refs.ts';
@@ -106,6 +107,7 @@ builder.mutationFields((t) => ({
         description: 'The project and the new function: a templateId with its inputs, or hog code.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx, info) => {
       const projectId = validateProjectId(input.projectId);
       const fields = { ...writable(input), type: input.type, template_id: input.templateId };
@@ -137,6 +139,7 @@ builder.mutationFields((t) => ({
         description: 'The function’s global id and the fields to change; fields left out keep their values.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx, info) => {
       const { projectId, uuid } = decodeHogFunctionGlobalId(input.id);
       const hogFunction = await ctx.loaders.hogFunctionWrites.update({ projectId, uuid }, writable(input));
@@ -144,6 +147,9 @@ builder.mutationFields((t) => ({
       return { clientMutationId: input.clientMutationId ?? null, hogFunction };
     },
   }),
+}));
+
+builder.mutationFields((t) => ({
   deleteHogFunction: t.field({
     type: DeletePayload,
     nullable: true,
@@ -158,6 +164,7 @@ builder.mutationFields((t) => ({
         description: 'The global id of the function to delete.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const { projectId, uuid } = decodeHogFunctionGlobalId(input.id);
       const numericProjectId = await ctx.loaders.hogFunctionWrites.delete({ projectId, uuid });
@@ -184,6 +191,8 @@ builder.mutationFields((t) => ({
         description: 'The function (its id, or a configuration and projectId) and the event to run it on.',
       }),
     },
+    // A saved function tested without a configuration is read first (its stored one is sent).
+    extensions: priced({ calls: 2 }),
     resolve: async (_root, { input }, ctx) => {
       const target = input.id
         ? decodeHogFunctionGlobalId(input.id)
@@ -210,6 +219,7 @@ builder.mutationFields((t) => ({
         description: 'The project and each transformation’s new place.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const projectId = validateProjectId(input.projectId);
       const orders: Record<string, number> = {};

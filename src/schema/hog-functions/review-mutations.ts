@@ -7,6 +7,7 @@ import { badUserInput } from '../../errors/codes.ts';
 import type { HogFunctionKey } from '../../loaders/hog-functions/functions.ts';
 import type { HogFunctionRecord } from '../../upstream/posthog/records.ts';
 import { builder } from '../builder.ts';
+import { priced } from '../cost/price.ts';
 import { decodeHogFunctionGlobalId } from '../global-id.ts';
 import { CLIENT_MUTATION_ID, clientMutationIdField } from '../payloads.ts';
 import { HogFunctionRef } from '../refs.ts';
@@ -88,6 +89,8 @@ const PreviewPayload = builder.objectRef<PreviewAnswer>('PreviewHogFunctionPubli
       type: HogFunctionRef,
       nullable: true,
       description: 'The function as it is (GET …/hog_functions/:id/: PostHog’s preview does not answer it).',
+      // PostHog's preview does not answer the function: it is read when selected.
+      extensions: priced({ calls: 1 }),
       resolve: (p, _args, ctx) => ctx.loaders.hogFunctions.load(p.key),
     }),
     confirmToken: t.exposeString('confirmToken', {
@@ -122,6 +125,7 @@ builder.mutationFields((t) => ({
         description: 'The function whose draft to preview.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const key = decodeHogFunctionGlobalId(input.id);
       const preview = await ctx.loaders.hogFunctionHistory.preview(key);
@@ -141,12 +145,16 @@ builder.mutationFields((t) => ({
     args: {
       input: t.arg({ type: PublishInput, required: true, description: 'The function and the token.' }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const key = decodeHogFunctionGlobalId(input.id);
       const hogFunction = await ctx.loaders.hogFunctionHistory.publish(key, input.confirmToken ?? null);
       return { clientMutationId: input.clientMutationId ?? null, hogFunction };
     },
   }),
+}));
+
+builder.mutationFields((t) => ({
   discardHogFunctionDraft: t.field({
     type: functionPayload(
       'DiscardHogFunctionDraftPayload',
@@ -164,6 +172,7 @@ builder.mutationFields((t) => ({
         description: 'The function whose draft to discard.',
       }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       const hogFunction = await ctx.loaders.hogFunctionHistory.discard(decodeHogFunctionGlobalId(input.id));
       return { clientMutationId: input.clientMutationId ?? null, hogFunction };
@@ -182,6 +191,7 @@ builder.mutationFields((t) => ({
     args: {
       input: t.arg({ type: RestoreInput, required: true, description: 'The function and the version.' }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: async (_root, { input }, ctx) => {
       if (input.version < 0) throw badUserInput('version is 0 or more.', { field: 'version' });
       const key = { ...decodeHogFunctionGlobalId(input.id), version: input.version };

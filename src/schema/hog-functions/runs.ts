@@ -7,6 +7,7 @@ import type { HogFunctionLogRecord, HogFunctionRecord } from '../../upstream/pos
 import { builder } from '../builder.ts';
 import { checkPageSize, DEFAULT_PAGE_SIZE, Edge, nameOf, PageInfo } from '../connections/connection.ts';
 import { decodeCursor, invalidCursor } from '../connections/cursors.ts';
+import { priced } from '../cost/price.ts';
 import { HogFunctionRef } from '../refs.ts';
 import { needsScopes } from '../scopes.ts';
 
@@ -183,6 +184,7 @@ builder.objectFields(HogFunctionRef, (t) => ({
       level: t.arg.stringList({ description: 'Only lines of these levels, e.g. ["WARN", "ERROR"].' }),
       search: t.arg.string({ description: 'Only lines containing this text.' }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: (fn, args, ctx) => logConnection(fn, args, ctx),
   }),
   metrics: t.field({
@@ -197,6 +199,7 @@ builder.objectFields(HogFunctionRef, (t) => ({
       before: t.arg.string({ description: 'End of the range: an ISO date-time or e.g. -1d; default now.' }),
       interval: t.arg.string({ description: 'The width of each interval: hour, day (the default) or week.' }),
     },
+    extensions: priced({ calls: 1 }),
     resolve: (fn, args, ctx) => {
       if (args.interval != null && !['hour', 'day', 'week'].includes(args.interval))
         throw badUserInput('`interval` must be hour, day or week.', { field: 'interval' });

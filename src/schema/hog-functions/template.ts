@@ -7,6 +7,8 @@ import { isNotFound } from '../../errors/codes.ts';
 import { builder } from '../builder.ts';
 import { arrayConnection } from '../connections/array.ts';
 import { offsetConnection } from '../connections/offset.ts';
+import { priced } from '../cost/price.ts';
+import { TEMPLATE_LIST } from '../cost/rules.ts';
 import { jsonField } from '../field-options.ts';
 import { HogFunctionTemplateRef, isRecordOf, ProjectRef } from '../refs.ts';
 import { needsScopes } from '../scopes.ts';
@@ -117,6 +119,7 @@ builder.objectFields(ProjectRef, (t) => ({
             'Only templates whose id, name or description holds this text, any case. PostHog has no such filter: the gateway searches the first 500 templates of the types.',
         }),
       },
+      extensions: priced(TEMPLATE_LIST),
       resolve: (project, args, ctx) => {
         const types = args.types ?? null;
         const search = args.search ?? null;
@@ -142,6 +145,7 @@ builder.objectFields(ProjectRef, (t) => ({
       'hog_function:read',
     ),
     args: { id: t.arg.string({ required: true, description: 'The template’s id, e.g. "template-slack".' }) },
+    extensions: priced({ calls: 1 }),
     resolve: async (project, args, ctx) => {
       const id = validateTemplateId(args.id);
       try {

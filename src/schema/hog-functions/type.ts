@@ -6,6 +6,8 @@ import { mapMaybePromise } from '../../core/maybe-promise.ts';
 import type { HogFunctionRecord } from '../../upstream/posthog/records.ts';
 import { ActivityLogConnection, activityConnection } from '../activity/log.ts';
 import { builder } from '../builder.ts';
+import { priced } from '../cost/price.ts';
+import { GLOBAL_ID, ITEM_ACTIVITY } from '../cost/rules.ts';
 import { jsonField } from '../field-options.ts';
 import { hogFunctionGlobalId } from '../global-id.ts';
 import { projectRecord } from '../project.ts';
@@ -61,6 +63,7 @@ builder.objectType(HogFunctionRef, {
     id: t.id({
       description:
         'The function’s global id, for `node`, `nodes` and the hog function mutations’ `id`. For a function read through "@current" it costs one GET /api/projects/@current/ a request (project:read).',
+      extensions: priced(GLOBAL_ID),
       resolve: (fn, _args, ctx) =>
         mapMaybePromise(ctx.loaders.currentProject.numericId(fn.projectId), (id) =>
           hogFunctionGlobalId(id, fn.uuid),
@@ -185,6 +188,7 @@ builder.objectFields(HogFunctionRef, (t) => ({
         'The activity log entries about this function, newest first (GET …/activity_log/ with scope HogFunction, item_id = its uuid).',
         'activity_log:read',
       ),
+      extensions: priced(ITEM_ACTIVITY),
       resolve: (fn, args, ctx) =>
         activityConnection(ctx, fn.projectId, { scope: HOG_FUNCTION_SCOPE, itemId: fn.uuid }, args),
     },
