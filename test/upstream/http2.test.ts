@@ -10,14 +10,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { createUpstreamClient } from '../../src/gateway.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { holdRequests } from '../support/hold-requests.ts';
 import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.ts';
 import { callerOf, clientFor, peakInFlight } from '../support/tls-client.ts';
+import { settle, until } from '../support/wait.ts';
 
 let certificate: TestCertificate;
 beforeAll(() => {
   certificate = makeTestCertificate();
 });
 afterAll(() => certificate.remove());
+
+/** Matches every URL but the first: a new client sends its first call alone. */
+function afterTheFirst() {
+  let first = true;
+  return () => {
+    if (!first) return true;
+    first = false;
+    return false;
+  };
+}
 
 describe('an upstream that offers HTTP/2 over TLS', () => {
   let upstream: ReferenceUpstream;
@@ -36,16 +48,20 @@ describe('an upstream that offers HTTP/2 over TLS', () => {
     upstream.clearRequests();
     const client = clientFor(upstream, certificate.certFile);
     expect(client.protocol).toBeNull();
-    const caller = callerOf(client);
+    const caller = callerOf(client, 60_000);
+    // Held upstream (but the first, which the client sends alone) until the other 89 are there:
+    // in flight together, not one after another.
+    const held = holdRequests(upstream, afterTheFirst());
     const paths = Array.from({ length: 90 }, (_, i) => `/api/projects/${1 + (i % 2)}/`);
-    const answers = await Promise.all(paths.map((path) => caller.request({ method: 'GET', path })));
+    const pending = Promise.all(paths.map((path) => caller.request({ method: 'GET', path })));
+    await until(() => held.held() === 89, 'the 89 calls upstream at once', { withinMs: 30_000 });
+    held.release();
+    const answers = await pending;
 
     expect(answers.map((a) => a.status)).toEqual(paths.map(() => 200));
     expect(client.protocol).toBe('h2');
     expect(sessions).toBe(1);
     expect(upstream.requests).toHaveLength(90);
-    // In flight together on that one connection, not one after another.
-    expect(peakInFlight(upstream)).toBeGreaterThan(10);
     await client.close();
   });
 
@@ -67,13 +83,19 @@ describe('an upstream that offers HTTP/2 over TLS', () => {
     sessions = 0;
     upstream.clearRequests();
     const client = clientFor(upstream, certificate.certFile, { UPSTREAM_MAX_IN_FLIGHT: '7' });
-    const caller = callerOf(client);
-    await Promise.all(
+    const caller = callerOf(client, 60_000);
+    // Held upstream (but the first) until seven are there: the client sends no eighth meanwhile.
+    const held = holdRequests(upstream, afterTheFirst());
+    const pending = Promise.all(
       Array.from({ length: 30 }, () => caller.request({ method: 'GET', path: '/api/projects/1/' })),
     );
+    await until(() => held.held() >= 7, 'seven calls upstream at once', { withinMs: 30_000 });
+    await settle(200);
+    expect(held.held()).toBe(7);
+    held.release();
+    await pending;
     expect(sessions).toBe(1);
     expect(peakInFlight(upstream)).toBeLessThanOrEqual(7);
-    expect(peakInFlight(upstream)).toBeGreaterThan(1);
     await client.close();
   });
 
