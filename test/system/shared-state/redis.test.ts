@@ -16,6 +16,7 @@ import { hashKey } from '../../../src/core/caller-key.ts';
 import { sha256 } from '../../../src/persisted-operations/manifest.ts';
 import { subscribe } from '../../support/clients.ts';
 import { configId } from '../../support/harness.ts';
+import { losingRedis } from '../../support/redis-lost.ts';
 import {
   asHarness,
   freePort,
@@ -65,25 +66,6 @@ describe('three gateway processes sharing one Redis', () => {
     REQUEST_DEADLINE_MS: '1500',
   });
   const callsOf = (key: string) => upstream.requests.filter((r) => r.authorization === `Bearer ${key}`);
-
-  /** What `run` gives, and how many of `gateways` logged losing Redis while it ran. */
-  async function losingRedis<T>(gateways: GatewayProcess[], run: () => Promise<T>) {
-    const lost = new Set<GatewayProcess>();
-    const offs = gateways.map((gateway) => {
-      const listener = (chunk: Buffer) => {
-        if (String(chunk).includes('"redis":"down"')) lost.add(gateway);
-      };
-      gateway.child.stdout!.on('data', listener);
-      return () => gateway.child.stdout!.off('data', listener);
-    });
-    try {
-      const result = await run();
-      await settle(2_000); // a log line reaches stdout within a second
-      return { result, lost: lost.size };
-    } finally {
-      for (const off of offs) off();
-    }
-  }
 
   beforeAll(async () => {
     [upstream, redis] = await Promise.all([startReferenceUpstream({ dialect: 'spec' }), RedisServer.start()]);
