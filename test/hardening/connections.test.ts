@@ -4,7 +4,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { settle } from '../support/wait.ts';
+import { settle, until } from '../support/wait.ts';
 
 function open(url: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
@@ -30,7 +30,7 @@ async function trickle(socket: Socket, text: string): Promise<{ answer: string; 
     socket.write(text[sent]!);
     await settle(100);
   }
-  for (let i = 0; i < 50 && !closed; i++) await settle(100);
+  await until(() => closed, 'closed');
   return { answer, sent };
 }
 

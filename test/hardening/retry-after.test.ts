@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { settle } from '../support/wait.ts';
+import { settle, until } from '../support/wait.ts';
 
 const TEN_YEARS_MS = 10 * 365 * 86_400_000;
 const FAR = ['99999999', new Date(Date.now() + TEN_YEARS_MS).toUTCString()];
@@ -36,13 +36,13 @@ describe('Retry-After, sane both ways', () => {
   it.each(FAR)('a poller told to wait %s waits 5 minutes, not 1 ms', async (retryAfter) => {
     const s = subscribe(h, 'sse', 'phx_full', 'subscription { activityAdded(projectId: "1") { id } }');
     const event = s.next();
-    for (let i = 0; i < 100 && polls().length === 0; i++) await settle(10);
+    await until(() => polls().length > 0, 'polls().length > 0');
     h.upstream.faults.add({
       path: '/activity_log/',
       action: { kind: 'status', status: 429, headers: { 'retry-after': retryAfter } },
       times: 1_000,
     });
-    for (let i = 0; i < 100 && !polls().some((c) => c.status === 429); i++) await settle(10);
+    await until(() => polls().some((c) => c.status === 429), 'polls().some((c) => c.status === 429)');
     const limited = (await event).value;
     expect(limited.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 300 });
     await settle(500);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { settle } from '../support/wait.ts';
+import { settle, until } from '../support/wait.ts';
 
 const LIVE = 'query @live { nodes(ids: ["RGVzdGluYXRpb25Db25maWc6MTox", "UHJvamVjdDox"]) { id } }';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { id } }';
@@ -43,7 +43,7 @@ describe.each<Transport>(['sse', 'ws'])('bad keys and live work over %s', (trans
       expect((await s.next()).value.errors[0].extensions.code).toBe('UNAUTHENTICATED');
       s.dispose();
     }
-    for (let i = 0; i < 100 && h.live.slots.open > 0; i++) await settle(10);
+    await until(() => h.live.slots.open === 0, 'h.live.slots.open === 0');
     expect(h.live.slots.open).toBe(0);
     const real = subscribe(h, transport, 'phx_full', LIVE);
     const answer = await real.next();
@@ -56,7 +56,7 @@ describe.each<Transport>(['sse', 'ws'])('bad keys and live work over %s', (trans
   it('a key spelled otherwise wins no second slot', async () => {
     const held = subscribe(h, transport, 'phx_read', ACTIVITY);
     const pending = held.next();
-    for (let i = 0; i < 100 && h.live.slots.open === 0; i++) await settle(10);
+    await until(() => h.live.slots.open > 0, 'h.live.slots.open > 0');
     for (const spelling of [' phx_read', '\tphx_read', 'phx_read ']) {
       const again = subscribe(h, transport, spelling, ACTIVITY);
       const refused = await again.next();

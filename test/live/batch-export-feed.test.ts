@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { settle } from '../support/wait.ts';
+import { until } from '../support/wait.ts';
 
 const FEED = `subscription {
   activityAdded(projectId: "1", scope: "BatchExport") { activity scope itemId batchExport { uuid paused } }
@@ -25,7 +25,10 @@ describe.each<Transport>(['sse', 'ws'])('batch export entries in activityAdded o
   it('delivers the entry a pause through the gateway leaves, woken by the write', async () => {
     const feed = subscribe(h, transport, 'phx_full', FEED, {});
     const first = feed.next();
-    for (let i = 0; i < 200 && polls(h).filter((c) => c.status !== null).length === 0; i++) await settle(10);
+    await until(
+      () => polls(h).filter((c) => c.status !== null).length > 0,
+      'polls(h).filter((c) => c.status !== null).length > 0',
+    );
     const id = Buffer.from(`BatchExport:1:${BIGQUERY}`).toString('base64');
     const paused = await h.gql(PAUSE, { id });
     expect(paused.body.errors).toBeUndefined();

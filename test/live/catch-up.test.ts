@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { settle } from '../support/wait.ts';
+import { settle, until } from '../support/wait.ts';
 
 const ACTIVITY =
   'subscription { activityAdded(projectId: "1", scope: "PluginConfig") { id activity itemId } }';
@@ -30,7 +30,7 @@ async function createDirectly(h: Harness, count: number, tag: string): Promise<v
 async function baselined(h: Harness): Promise<void> {
   const answered = () =>
     h.upstreamCalls({ path: '/api/projects/1/activity_log/' }).some((c) => c.status !== null);
-  for (let i = 0; i < 200 && !answered(); i++) await settle(10);
+  await until(() => answered(), 'answered()');
   // The answer is on its way to the poller: let it land before the burst begins.
   await settle(50);
 }
@@ -101,7 +101,7 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded catches up over %s', (tra
     await s.return();
     s.dispose();
     // The next test's subscription must start a poller of its own, with its own baseline.
-    for (let i = 0; i < 200 && h.live.activity.pollerCount > 0; i++) await settle(10);
+    await until(() => h.live.activity.pollerCount === 0, 'h.live.activity.pollerCount === 0');
   });
 
   it('past 10 pages, says what was left out, then delivers the newest 1,000 in order', {
@@ -126,6 +126,6 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded catches up over %s', (tra
     await s.return();
     s.dispose();
     // The next test's subscription must start a poller of its own, with its own baseline.
-    for (let i = 0; i < 200 && h.live.activity.pollerCount > 0; i++) await settle(10);
+    await until(() => h.live.activity.pollerCount === 0, 'h.live.activity.pollerCount === 0');
   });
 });

@@ -8,7 +8,7 @@ import type { Dialect } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { settle } from '../support/wait.ts';
+import { settle, until } from '../support/wait.ts';
 
 const ACTIVITY =
   'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { id activity itemId } }';
@@ -72,7 +72,7 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded follows today’s PostHog
     for (const poll of polls) expect(new URLSearchParams(poll.query).get('cursor')).not.toBeNull();
     await s.return();
     s.dispose();
-    for (let i = 0; i < 200 && h.live.activity.pollerCount > 0; i++) await settle(10);
+    await until(() => h.live.activity.pollerCount === 0, 'h.live.activity.pollerCount === 0');
   });
 });
 
@@ -132,7 +132,7 @@ describe.each<[Dialect, boolean]>([
       expect(new URLSearchParams(poll!.query).has('cursor')).toBe(follows);
       await s.return();
       s.dispose();
-      for (let i = 0; i < 200 && h.live.activity.pollerCount > 0; i++) await settle(10);
+      await until(() => h.live.activity.pollerCount === 0, 'h.live.activity.pollerCount === 0');
     });
   }
 });

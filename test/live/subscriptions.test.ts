@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { settle } from '../support/wait.ts';
+import { settle, until } from '../support/wait.ts';
 
 const ACTIVITY = `subscription($projectId: String!, $scope: String) {
   activityAdded(projectId: $projectId, scope: $scope) { id activity scope itemId detail destinationConfig { databaseId name } }
@@ -89,7 +89,7 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded over %s', (transport) => 
     await b.return();
     a.dispose();
     b.dispose();
-    for (let i = 0; i < 100 && h.live.activity.pollerCount > 0; i++) await settle(10);
+    await until(() => h.live.activity.pollerCount === 0, 'h.live.activity.pollerCount === 0');
     expect(h.live.activity.pollerCount).toBe(0);
     const before = activityPolls(h, 'phx_full').length;
     await h.gql(CREATE, { input: { projectId: '1', plugin: 1, order: 52, name: 'Nobody listens' } });

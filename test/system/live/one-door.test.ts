@@ -13,7 +13,7 @@ import { sha256 } from '../../../src/persisted-operations/manifest.ts';
 import { subscribe } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { parsePrometheus, total } from '../../support/prometheus.ts';
-import { settle } from '../../support/wait.ts';
+import { settle, until } from '../../support/wait.ts';
 
 const TRANSPORTS = ['post', 'get', 'sse', 'ws'] as const;
 type Transport = (typeof TRANSPORTS)[number];
@@ -125,7 +125,7 @@ describe.each(TRANSPORTS)('one door: %s', (transport) => {
     const name = `Door${transport}`;
     const result = await run(h, transport, { query: `query ${name} { project(projectId: "1") { name } }` });
     expect(result.data.project.name).toBe('Hedgebox (production)');
-    for (let i = 0; i < 50 && !h.logs.some((l) => l.includes(`"operation":"${name}"`)); i++) await settle(10);
+    await until(() => h.logs.some((l) => l.includes(`"operation":"${name}"`)), 'the operation’s log line');
     expect(h.logs.filter((l) => l.includes(`"operation":"${name}"`))).toHaveLength(1);
     const metrics = await fetch(h.url.replace('/graphql', '/metrics'), {
       headers: { authorization: 'Bearer metrics-token-0123456789' },
@@ -145,7 +145,10 @@ describe.each(TRANSPORTS)('one door: %s', (transport) => {
       firstAnswered = resolve;
     });
     const watching = (async () => {
-      for (let i = 0; i < 200 && !h.upstreamCalls().some((c) => c.status === 429); i++) await settle(10);
+      await until(
+        () => h.upstreamCalls().some((c) => c.status === 429),
+        'h.upstreamCalls().some((c) => c.status === 429)',
+      );
       firstAnswered();
     })();
     const result = await run(h, transport, { query: '{ project(projectId: "1") { name } }', leaveWhen });

@@ -15,7 +15,7 @@ import { codeBlocks, ROOT } from '../../docs/markdown-blocks.ts';
 import { pushEntry as pushStoreEntry } from '../../support/activity-entries.ts';
 import { subscribe, type Transport } from '../../support/clients.ts';
 import { configId, type Harness, startHarness } from '../../support/harness.ts';
-import { settle } from '../../support/wait.ts';
+import { settle, until } from '../../support/wait.ts';
 
 const FEED = `subscription($projectId: String!, $scope: String, $after: String) {
   activityAdded(projectId: $projectId, scope: $scope, after: $after) { id activity itemId }
@@ -76,7 +76,7 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded(after:) over %s', (transp
       const s = subscribe(h, transport, 'phx_full', FEED, { projectId: '1', scope: 'PluginConfig', after });
       const caughtUp = await take(s, 2);
       expect(caughtUp.map((e) => e.data.activityAdded.id)).toEqual([edges[1].node.id, edges[0].node.id]);
-      for (let i = 0; i < 200 && pollerPolls(h).length === 0; i++) await settle(10);
+      await until(() => pollerPolls(h).length > 0, 'pollerPolls(h).length > 0');
       await h.gql(UPDATE, { id: configId('1', 1), name: `Live ${form}` });
       const [live] = await take(s, 1);
       expect(live.data.activityAdded).toMatchObject({ activity: 'updated', itemId: '1' });
@@ -99,7 +99,7 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded(after:) over %s', (transp
       expect((await s.next()).done).toBe(true);
       s.dispose();
     }
-    for (let i = 0; i < 100 && h.live.slots.open > 0; i++) await settle(10);
+    await until(() => h.live.slots.open === 0, 'h.live.slots.open === 0');
     expect(h.live.slots.open).toBe(0);
     expect(h.live.activity.pollerCount).toBe(0);
     expect(pollerPolls(h)).toHaveLength(0);
@@ -169,7 +169,7 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded(after:) over %s', (transp
     });
     const ids = events.slice(1).map((e) => e.data.activityAdded.id);
     expect(ids).toEqual(projectEntries(h, anchor).slice(50));
-    for (let i = 0; i < 200 && pollerPolls(h).length === 0; i++) await settle(10);
+    await until(() => pollerPolls(h).length > 0, 'pollerPolls(h).length > 0');
     const late = pushEntry(h, 'Bound', 'late');
     await h.gql(UPDATE, { id: configId('1', 1), name: 'Wake' });
     const [next] = await take(s, 1);
@@ -248,7 +248,7 @@ describe.each(DOCUMENTED)('the documented %s feed resumes across reconnects (%s)
     expect(new Set(received).size).toBe(received.length);
     expect(received).toEqual(projectEntries(h, start));
     expect(after).toBe(received.at(-1));
-    for (let i = 0; i < 200 && h.live.slots.open > 0; i++) await settle(10);
+    await until(() => h.live.slots.open === 0, 'h.live.slots.open === 0');
     expect(h.live.slots.open).toBe(0);
   });
 
@@ -301,7 +301,7 @@ describe.each(DOCUMENTED)('the documented %s feed resumes across reconnects (%s)
       await settle(12);
     }
     const expected = projectEntries(h, start);
-    for (let i = 0; i < 500 && received.length < expected.length; i++) await settle(20);
+    await until(() => received.length >= expected.length, 'received.length >= expected.length');
     stop.abort();
     await feed;
     proxy.close();
@@ -341,7 +341,7 @@ describe.each(DOCUMENTED)('the documented %s feed resumes across reconnects (%s)
     child.stdout!.on('data', (chunk) => (stdout += chunk));
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    for (let i = 0; i < 1_000 && !stdout.includes('\n'); i++) await settle(20);
+    await until(() => stdout.includes('\n'), 'stdout.includes("\n")', { withinMs: 20_000 });
     expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({ id: next.id, scope: 'Cli', itemId: 'next' });
     child.kill('SIGINT');
     await exited;

@@ -12,7 +12,7 @@ import { pushEntry } from '../../support/activity-entries.ts';
 import { subscribe } from '../../support/clients.ts';
 import type { Harness } from '../../support/harness.ts';
 import { type GatewayProcess, RedisServer, startGatewayProcess } from '../../support/redis-server.ts';
-import { settle } from '../../support/wait.ts';
+import { until } from '../../support/wait.ts';
 
 const JOINS = 6;
 const CAP = 3;
@@ -104,13 +104,13 @@ describe.each([
       const url = transport === 'ws' ? gateway.url.replace('http', 'ws') : gateway.url;
       const leave = await JOINERS[transport](url, 'phx_full', outcomes);
       const refused = () => outcomes.filter((o) => 'refused' in o);
-      for (let i = 0; i < 250 && refused().length < CAP; i++) await settle(20);
+      await until(() => refused().length >= CAP, 'refused().length >= CAP');
       // A poll that has the open streams' baseline, then an entry for them.
       const answered = () => upstream.requests.filter((r) => r.path === LOG && r.status !== null).length;
       const polls = answered();
-      for (let i = 0; i < 250 && answered() <= polls; i++) await settle(20);
+      await until(() => answered() > polls, 'answered() > polls');
       const itemId = pushEntry(upstream.store, 'FeatureFlag', `at-once-${next++}`).item_id!;
-      for (let i = 0; i < 250 && outcomes.length < JOINS; i++) await settle(20);
+      await until(() => outcomes.length >= JOINS, 'outcomes.length >= JOINS');
       leave();
       expect(refused()).toEqual(Array.from({ length: CAP }, () => ({ refused: 'QUERY_TOO_COMPLEX' })));
       expect(outcomes.filter((o) => 'heard' in o)).toEqual(

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type Harness, startHarness } from '../../support/harness.ts';
-import { settle } from '../../support/wait.ts';
+import { until } from '../../support/wait.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -28,11 +28,11 @@ it('terminates the socket of a client that stopped reading, and gives back its s
       payload: { query: 'subscription { activityAdded(projectId: "1") { id } }' },
     }),
   );
-  for (let i = 0; i < 200 && h.live.slots.open === 0; i++) await settle(10);
+  await until(() => h.live.slots.open > 0, 'h.live.slots.open > 0');
   expect(h.live.slots.open).toBe(1);
   // It stops reading: the server's pings go unanswered, and the slot is held until its socket goes.
   (socket as unknown as { _socket: { pause(): void } })._socket.pause();
-  for (let i = 0; i < 400 && h.live.slots.open > 0; i++) await settle(100);
+  await until(() => h.live.slots.open === 0, 'h.live.slots.open === 0', { withinMs: 40_000 });
   expect(h.live.slots.open).toBe(0);
   socket.terminate();
 });

@@ -17,7 +17,7 @@ import { subscribe } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { inBatches } from '../../support/in-batches.ts';
 import { RedisServer } from '../../support/redis-server.ts';
-import { settle } from '../../support/wait.ts';
+import { until } from '../../support/wait.ts';
 
 const REAL = 'phx_full';
 const INVENTED = 10_000;
@@ -70,7 +70,9 @@ describe('10,000 invented keys beside one real key that is paused and holds a sl
 
     const held = subscribe(h, 'sse', REAL, ACTIVITY);
     held.next().catch(() => undefined);
-    for (let i = 0; i < 1_000 && (await client.zcard(realSlots)) < 1; i++) await settle(20);
+    await until(async () => (await client.zcard(realSlots)) >= 1, '(await client.zcard(realSlots)) >= 1', {
+      withinMs: 20_000,
+    });
     expect(await client.zcard(realSlots)).toBe(1);
 
     h.upstream.faults.add({
@@ -108,7 +110,7 @@ describe('10,000 invented keys beside one real key that is paused and holds a sl
     expect(paused.body.errors[0].extensions.code).toBe('RATE_LIMITED');
     expect(callsOfReal()).toBe(before);
     // The slot holds: the real key's subscription is the one it may have, here and in Redis.
-    for (let i = 0; i < 1_000 && h.live.slots.open > 1; i++) await settle(20);
+    await until(() => h.live.slots.open <= 1, 'h.live.slots.open <= 1', { withinMs: 20_000 });
     expect(h.live.slots.open).toBe(1);
     expect(await client.zcard(realSlots)).toBe(1);
     const second = subscribe(h, 'sse', REAL, ACTIVITY);
@@ -120,7 +122,11 @@ describe('10,000 invented keys beside one real key that is paused and holds a sl
     second.dispose();
     // The invented keys left no slot in Redis.
     // (A slot is given back without waiting for Redis: a bounded wait for the last ones.)
-    for (let i = 0; i < 1_000 && (await keysLike('gateway:slots:*')).length > 1; i++) await settle(20);
+    await until(
+      async () => (await keysLike('gateway:slots:*')).length <= 1,
+      '(await keysLike("gateway:slots:*")).length <= 1',
+      { withinMs: 20_000 },
+    );
     expect(await keysLike('gateway:slots:*')).toEqual([realSlots]);
     // Redis counts the budget of MAX_COUNTED_KEYS keys at most (two hashes each): 10,001 came.
     expect(await client.zcard(`gateway:${BUDGET_KEYS}`)).toBe(MAX_COUNTED_KEYS);

@@ -63,7 +63,7 @@ describe('one activity poller across three processes', () => {
     for (let i = 0; i < 200 && !upstream.requests.some((r) => r.path === LOG && r.status !== null); i++)
       await settle(10);
     streams.push(...gateways.slice(1).map((g) => subscribe(asHarness(g), 'sse', 'phx_full', ACTIVITY)));
-    for (let i = 0; i < 200 && (await listeners()) < 3; i++) await settle(20);
+    await until(async () => (await listeners()) >= 3, '(await listeners()) >= 3');
   }, 60_000);
   afterAll(async () => {
     for (const s of streams) s.dispose();

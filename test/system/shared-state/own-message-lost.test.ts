@@ -14,7 +14,7 @@ import {
   RedisTap,
   startGatewayProcess,
 } from '../../support/redis-server.ts';
-import { settle } from '../../support/wait.ts';
+import { settle, until } from '../../support/wait.ts';
 
 const POLL_MS = 300;
 const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { itemId } }';
@@ -32,7 +32,7 @@ describe("the lease holder's own message lost on its way back", () => {
   const answeredPolls = () => upstream.requests.filter((r) => r.path === LOG && r.status !== null).length;
   /** Waits (bounded) until the upstream has answered `count` more polls than `from`. */
   async function pollsAfter(from: number, count: number) {
-    for (let i = 0; i < 300 && answeredPolls() < from + count; i++) await settle(20);
+    await until(() => answeredPolls() >= from + count, 'answeredPolls() >= from + count');
     return answeredPolls() - from;
   }
 

@@ -18,7 +18,7 @@ import {
   RedisTap,
   startGatewayProcess,
 } from '../../support/redis-server.ts';
-import { settle } from '../../support/wait.ts';
+import { settle, until } from '../../support/wait.ts';
 
 const activity = (scope: string) =>
   `subscription { activityAdded(projectId: "1", scope: "${scope}") { itemId } }`;
@@ -43,7 +43,9 @@ function twoProcesses(pollMs: number) {
   const push = (scope = 'FeatureFlag') => pushEntry(at.upstream.store, scope, String(next++)).item_id!;
   const answeredPolls = () => at.upstream.requests.filter((r) => r.path === LOG && r.status !== null).length;
   async function pollsAfter(from: number, count: number) {
-    for (let i = 0; i < 1_000 && answeredPolls() < from + count; i++) await settle(20);
+    await until(() => answeredPolls() >= from + count, 'answeredPolls() >= from + count', {
+      withinMs: 20_000,
+    });
     return answeredPolls() - from;
   }
   const open = (gateway: GatewayProcess, scope = 'FeatureFlag') =>

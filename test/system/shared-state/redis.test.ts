@@ -26,7 +26,7 @@ import {
   startGatewayProcess,
   waitFor,
 } from '../../support/redis-server.ts';
-import { settle } from '../../support/wait.ts';
+import { settle, until } from '../../support/wait.ts';
 
 const HOUR_MS = '3600000';
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { activity itemId } }';
@@ -117,7 +117,7 @@ describe('three gateway processes sharing one Redis', () => {
     // Each holds its slot in Redis once its stream has started.
     const slots = new Redis(redis.url);
     const held = () => slots.zcard(`gateway:slots:${hashKey('Bearer phx_read')}`);
-    for (let i = 0; i < 200 && (await held()) < 3; i++) await settle(20);
+    await until(async () => (await held()) >= 3, '(await held()) >= 3');
     expect(await held()).toBe(3);
     slots.disconnect();
     const fourth = subscribe(asHarness(a), 'ws', 'phx_read', ACTIVITY);
@@ -229,7 +229,7 @@ describe('three gateway processes sharing one Redis', () => {
     await redis.stop();
     const degraded = async (gateway: GatewayProcess) =>
       ((await (await fetch(`${gateway.origin}/health`)).json()) as { degraded: string[] }).degraded;
-    for (let i = 0; i < 100 && (await degraded(a)).length === 0; i++) await settle(50);
+    await until(async () => (await degraded(a)).length > 0, '(await degraded(a)).length > 0');
     expect(await degraded(a)).toEqual(['redis']);
     expect((await fetch(`${a.origin}/ready`)).status).toBe(200);
     expect((await gql(a, { query: ONE_CONFIG })).data.project.destinationConfig.name).toBeTypeOf('string');
@@ -253,7 +253,10 @@ describe('three gateway processes sharing one Redis', () => {
     await redis.resume();
     // Each process reconnects on its own schedule: C asked before it had would miss the APQ.
     for (const gateway of [a, c]) {
-      for (let i = 0; i < 200 && (await degraded(gateway)).length > 0; i++) await settle(50);
+      await until(
+        async () => (await degraded(gateway)).length === 0,
+        '(await degraded(gateway)).length === 0',
+      );
       expect(await degraded(gateway)).toEqual([]);
     }
     // Shared again: a registration on A reaches C.
