@@ -3,6 +3,7 @@
 // `@current` are strings for every key that may read the list.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configId, DIALECTS, type Harness, startHarness } from '../support/harness.ts';
+import { settle } from '../support/wait.ts';
 
 const EXECUTORS = ['compiled', 'graphql-js'] as const;
 
@@ -122,7 +123,7 @@ describe.each(
     );
     expect(body.errors).toBeUndefined();
     const count = h.upstreamCalls().length;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await settle(100);
     expect(h.upstreamCalls()).toHaveLength(count);
   });
 });

@@ -3,6 +3,7 @@
 // never carry a key.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 describe('HTTP behaviour', () => {
   let h: Harness;
@@ -106,11 +107,11 @@ describe('HTTP behaviour', () => {
       body: JSON.stringify({ query: '{ project(projectId: "1") { name } }' }),
       signal: controller.signal,
     }).catch(() => 'aborted');
-    while (h.upstreamCalls().length === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => h.upstreamCalls().length > 0, 'the call upstream');
     controller.abort();
     expect(await pending).toBe('aborted');
     const [call] = h.upstreamCalls();
-    while (call!.end === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => call!.end > 0, 'the upstream call ended');
     // Closed by the gateway before the upstream answered.
     expect(call!.status).toBeNull();
   });

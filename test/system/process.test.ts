@@ -12,6 +12,7 @@ import { setHeapGrowth } from '../../src/heap-growth.ts';
 import { EXAMPLE_QUERY } from '../../src/server/example-query.ts';
 import { postQuery } from '../support/clients.ts';
 import { DEPLOYED_NODE_FLAGS } from '../support/deployed-node-flags.ts';
+import { until } from '../support/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** In front of the embedded reference upstream, as `npm start` asks for it. */
@@ -122,9 +123,10 @@ describe('the gateway process', () => {
       const url = await gateway.url;
       const inFlight = postQuery(url, '{ project(projectId: "1") { name } }');
       // The project's read, not the gateway's start-up probe of what the upstream routes.
-      while (!upstream.requests.some((r) => r.path === '/api/projects/1/')) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await until(
+        () => upstream.requests.some((r) => r.path === '/api/projects/1/'),
+        'the project’s read upstream',
+      );
       gateway.child.kill('SIGTERM');
       const answer = await inFlight;
       expect(await answer.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });

@@ -11,6 +11,7 @@ import { RequestDeadline } from '../../src/upstream/request-signal.ts';
 import { outcomeOf } from '../support/code-of.ts';
 import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.ts';
 import { callerOf, clientFor } from '../support/tls-client.ts';
+import { until } from '../support/wait.ts';
 
 const CONFIG_2 = '/api/projects/1/pipeline_destination_configs/2/';
 const PROJECT_1 = '/api/projects/1/';
@@ -161,7 +162,7 @@ describe('over HTTP/2', () => {
     const older = callerOf(client);
     const newer = callerOf(client);
     const holding = older.request({ method: 'GET', path: CONFIG_2 });
-    while (streams.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => streams.length > 0, 'the older call upstream', { everyMs: 5 });
     const first = newer.request({ method: 'GET', path: PROJECT_2 });
     const later = older.request({ method: 'GET', path: PROJECT_1 });
     await Promise.all([holding, first, later]);

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../support/harness.ts';
+import { until } from '../../support/wait.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = fileURLToPath(new URL('../../../test-output/', import.meta.url));
@@ -156,9 +157,10 @@ describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
     h.reset();
     await page.click('.graphiql-execute-button');
     // Wait until the poller has its baseline, then write through the gateway with the same key.
-    for (let i = 0; i < 300 && !h.upstreamCalls().some((c) => c.path.endsWith('/activity_log/')); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(
+      () => h.upstreamCalls().some((c) => c.path.endsWith('/activity_log/')),
+      'the poller’s baseline',
+    );
     const created = await h.gql(
       `mutation($input: CreateDestinationConfigInput!) { createDestinationConfig(input: $input) { destinationConfig { databaseId } } }`,
       { input: { projectId: '1', plugin: 1, order: 60, name: 'From the browser test' } },

@@ -5,6 +5,7 @@
 import type { FaultAction } from 'posthog-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configId, type Harness, startGatewayServer, startHarness } from '../../support/harness.ts';
+import { settle } from '../../support/wait.ts';
 
 const RETRIES = 2;
 
@@ -99,7 +100,7 @@ describe('fault matrix', () => {
       expect(attempts).toHaveLength(c.getAttempts);
       if (c.name.startsWith('slow')) {
         // The gateway gave up on the slow answer instead of waiting it out.
-        await new Promise((r) => setTimeout(r, 50));
+        await settle(50);
         expect(attempts.every((a) => a.status === null)).toBe(true);
       }
       await stillServing();

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { RedisServer } from '../../support/redis-server.ts';
-import { until } from '../../support/wait.ts';
+import { settle, until } from '../../support/wait.ts';
 
 const ONE_CONFIG = '{ project(projectId: "1") { destinationConfig(databaseId: 3) { name } } }';
 
@@ -90,7 +90,7 @@ describe.each([
           body: JSON.stringify({ query: ONE_CONFIG }),
           signal: controller.signal,
         }).catch((error: Error) => error.name);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await settle(200);
         controller.abort();
         return answer;
       }),

@@ -10,6 +10,7 @@ import { sha256 } from '../../../src/persisted-operations/manifest.ts';
 import { type GatewayServer, type Harness, startGatewayServer, startHarness } from '../../support/harness.ts';
 import { inBatches } from '../../support/in-batches.ts';
 import { RedisServer } from '../../support/redis-server.ts';
+import { until } from '../../support/wait.ts';
 
 const MiB = 1024 * 1024;
 
@@ -74,8 +75,10 @@ describe('the shared APQ store under a flood of texts from callers without a key
       const sentinel = `# sentinel ${sentinels++}\n{ __typename }`;
       await register(url, sentinel);
       const key = `gateway:apq:${sha256(sentinel)}`;
-      for (let i = 0; i < 1_000 && (await client.zscore('gateway:apq-index', key)) === null; i++)
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      await until(
+        async () => (await client.zscore('gateway:apq-index', key)) !== null,
+        'the sentinel in the APQ index',
+      );
       expect(await client.zscore('gateway:apq-index', key)).not.toBeNull();
     }
   }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../../src/core/caller-key.ts';
 import { projectGlobalId } from '../../support/harness.ts';
 import { type GatewayProcess, RedisServer, startGatewayProcess } from '../../support/redis-server.ts';
+import { until } from '../../support/wait.ts';
 
 const NODES = 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }';
 const IDS = Array.from({ length: 48 }, (_, i) => projectGlobalId(String(i + 1)));
@@ -59,8 +60,10 @@ describe('the standing of keys across two gateway processes sharing one Redis', 
     expect(callsOf(key)).toHaveLength(1);
     // The refusal is in Redis, with a TTL, under the key's hash (never the key).
     const refused = 'gateway:standing:refused';
-    for (let i = 0; i < 500 && (await client.zscore(refused, hashKey(`Bearer ${key}`))) === null; i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(
+      async () => (await client.zscore(refused, hashKey(`Bearer ${key}`))) !== null,
+      'the refusal in Redis',
+    );
     expect(await client.zscore(refused, hashKey(`Bearer ${key}`))).not.toBeNull();
     expect(await client.pttl(refused)).toBeGreaterThan(0);
     expect(await client.keys('*phx_*')).toEqual([]);
@@ -74,8 +77,7 @@ describe('the standing of keys across two gateway processes sharing one Redis', 
   it('a key accepted on one process is remembered in Redis for the others, with a TTL', async () => {
     expect((await gql(a, ONE_PROJECT, {}, 'phx_legacy')).errors).toBeUndefined();
     const accepted = `gateway:standing:accepted:${hashKey('Bearer phx_legacy')}`;
-    for (let i = 0; i < 500 && (await client.pttl(accepted)) < 0; i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(async () => (await client.pttl(accepted)) >= 0, 'the acceptance in Redis');
     const ttl = await client.pttl(accepted);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(600_000);
