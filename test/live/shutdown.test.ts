@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribe } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 const ACTIVITY = 'subscription { activityAdded(projectId: "1") { id } }';
 const LIVE = 'query @live { project(projectId: "1") { name } }';
@@ -22,8 +23,7 @@ describe('shutdown', () => {
     ];
     const pending = streams.slice(0, 2).map((s) => s.next());
     expect((await streams[2]!.next()).value.data.project.name).toEqual(expect.any(String));
-    for (let i = 0; i < 200 && h.live.activity.pollerCount < 2; i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(() => h.live.activity.pollerCount >= 2, 'both pollers');
     expect(h.live.activity.pollerCount).toBe(2);
 
     h.live.closeAll();

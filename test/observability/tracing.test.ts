@@ -8,6 +8,7 @@ import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '../support/wait.ts';
 
 interface ExportedSpan {
   traceId: string;
@@ -53,8 +54,7 @@ class OtlpReceiver {
   }
 
   async waitFor(predicate: () => boolean): Promise<void> {
-    for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(predicate()).toBe(true);
+    await until(predicate, 'the spans', { everyMs: 25 });
   }
 
   close(): Promise<void> {

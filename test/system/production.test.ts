@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEPLOYED_NODE_FLAGS } from '../support/deployed-node-flags.ts';
+import { until } from '../support/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const copies: string[] = [];
@@ -198,7 +199,7 @@ describe('the production path', () => {
     npm.child.kill('SIGTERM');
     await once(npm.child, 'exit');
     const pid = Number(node![0]);
-    for (let i = 0; i < 100 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => !isRunning(pid), 'the server process gone');
     expect(isRunning(pid)).toBe(false);
   }, 120_000);
 });

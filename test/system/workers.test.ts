@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postQuery } from '../support/clients.ts';
+import { settle } from '../support/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const children: ReturnType<typeof spawn>[] = [];
@@ -38,7 +39,7 @@ describe('WORKERS=2', () => {
     // Both workers report the same shared port.
     while ((output.match(/GraphiQL at http:\/\/localhost:\d+\/graphql/g) ?? []).length < 2) {
       if (primary.exitCode !== null) throw new Error(output);
-      await new Promise((r) => setTimeout(r, 50));
+      await settle(50);
     }
     const urls = [...output.matchAll(/GraphiQL at (http:\/\/localhost:\d+\/graphql)/g)].map((m) => m[1]!);
     expect(new Set(urls).size).toBe(1);

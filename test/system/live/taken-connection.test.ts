@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeTakenConnections, TakenConnection } from '../../../src/server/taken-connection.ts';
 import { rawSse } from '../../support/clients.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
-import { until } from '../../support/wait.ts';
+import { settle, until } from '../../support/wait.ts';
 
 const FEED = 'subscription { activityAdded(projectId: "1") { id activity } }';
 const WRITE =
@@ -237,7 +237,7 @@ describe('an SSE subscriber whose client stops reading', { timeout: 60_000 }, ()
     // 12 MiB: more than loopback's buffers hold for a client that reads nothing (a send buffer of
     // up to 4 MiB; a receive buffer grows only as it is read).
     await burst(6, (bytes) => fast.text().length > bytes);
-    for (let i = 0; i < 300 && h.live.slots.open > 1; i++) await new Promise((r) => setTimeout(r, 100));
+    await until(() => h.live.slots.open <= 1, 'the slow reader’s slot given back', { withinMs: 30_000 });
     expect(h.live.slots.open).toBe(1);
     const heard = fast.text().length;
     await h.gql(WRITE, {}, 'phx_full');
@@ -264,7 +264,7 @@ describe('closeTakenConnections', () => {
     const subscriber = rawSubscriber(`http://127.0.0.1:${port}/graphql`);
     await until(() => subscriber.body().startsWith('3\r\n:\n\n\r\n'), 'the ping');
     server.closeAllConnections();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle(50);
     expect(subscriber.closed()).toBe(false);
     closeTakenConnections(server);
     await until(() => subscriber.closed(), 'the connection closed');
