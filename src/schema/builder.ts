@@ -42,7 +42,7 @@ export const builder = new SchemaBuilder<{
     },
     nodeTypeOptions: {
       description:
-        'An object with a global id (Project, DestinationConfig or HogFunction): `node(id:)` and `nodes(ids:)` fetch it again by that id.',
+        'An object with a global id (Project, DestinationConfig, HogFunction, HogFunctionRevision, BatchExport, BatchExportRun or BatchExportBackfill): `node(id:)` and `nodes(ids:)` fetch it again by that id.',
     },
     idFieldOptions: {
       description:
@@ -79,9 +79,9 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({
   description:
-    'Reads PostHog through your personal API key: `projects` and `project(projectId:)` lead to a project’s hog functions, hog function templates, destination configs (legacy plugin configs), destinations (hog functions of the destination kinds and the configs, merged into one list) and activity log; `node` and `nodes` fetch an object again by its global id. A field that calls PostHog ends its description with the line "Scopes: …": the personal API key scopes it needs (all of them: docs/scopes.md).',
+    'Reads PostHog through your personal API key: `projects` and `project(projectId:)` lead to a project’s hog functions (and each hog function revision), hog function templates, batch exports (each batch export run and batch export backfill), destination configs (legacy plugin configs), destinations (hog functions of the destination kinds, the configs and the batch exports, merged into one list) and activity log; `node` and `nodes` fetch an object again by its global id. A field that calls PostHog ends its description with the line "Scopes: …": the personal API key scopes it needs (all of them: docs/scopes.md).',
 });
 builder.mutationType({
   description:
-    'Writes through your personal API key: hog functions (create, update, delete, test, rearrange transformations) and destination configs (legacy plugin configs: update and delete; create, job runs and rearrange are retired by PostHog), and the retired activity notification bookmark. Each ends with the line naming the scopes it needs; a `:write` scope also grants `:read`.',
+    'Writes through your personal API key: hog functions (create, update, delete, test, rearrange transformations; preview, publish or discard a draft; restore a hog function revision), batch exports (create, update, delete, pause, unpause; create or cancel a batch export backfill; retry or cancel a batch export run) and destination configs (legacy plugin configs: update and delete; create, job runs and rearrange are retired by PostHog), and the retired activity notification bookmark. Each ends with the line naming the scopes it needs; a `:write` scope also grants `:read`.',
 });
