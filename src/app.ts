@@ -101,10 +101,10 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
     landingPage: false,
     logging: false,
     batching: false,
-    // MAX_BODY_BYTES is enforced by limits/body-size.ts while the body is read; yoga's own limit
+    // MAX_BODY_BYTES is enforced by server/body-size.ts while the body is read; yoga's own limit
     // would pipe every body through a second stream.
     maxRequestBodySize: false,
-    // Only listed origins, never `null` (limits/cors-origins.ts).
+    // Only listed origins, never `null` (server/cors-origins.ts).
     cors: corsForOrigins(config.corsOrigins),
     maskedErrors: { maskError },
     // Bounded in bytes as well as entries; see bounded-cache.ts.

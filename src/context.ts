@@ -20,7 +20,7 @@ export interface UpstreamCallLog {
 export interface GatewayContext {
   /** x-request-id of the answer (request-id.ts). */
   requestId: string;
-  /** The caller's Authorization header exactly as received; null when absent or blank (caller-key.ts). */
+  /** The caller's Authorization header exactly as received; null when absent or blank (core/caller-key.ts). */
   authorization: string | null;
   /** The request's data API: the only way a resolver reaches the upstream. */
   loaders: Loaders;
@@ -45,7 +45,7 @@ export interface ContextDeps {
   client: UpstreamClient;
   requestDeadlineMs: number;
   /**
-   * The most upstream calls one GraphQL request may make. schema/cost.ts prices operations (the limits plugin refuses those)
+   * The most upstream calls one GraphQL request may make. schema/cost/estimate.ts prices operations (the limits plugin refuses those)
    * that could exceed it before they run; this is the backstop should an estimate be low.
    */
   maxUpstreamCalls: number;

@@ -97,7 +97,7 @@ export async function startGateway(
   );
   await shareLiveWork(shared, live.wake, budget);
   // What the upstream routes, learnt without a key while the gateway starts (the estimator prices
-  // a page of items' activity as one read only where it may be: loaders/activity-heads.ts).
+  // a page of items' activity as one read only where it may be: loaders/activity/heads.ts).
   // Awaited (a second at most), so that it is done before the first request, and a test's
   // request log starts after it.
   const upstreamFeatures = new UpstreamFeatures();
@@ -137,7 +137,7 @@ export async function startGateway(
     await websocket.close();
     server.closeIdleConnections();
     const cut = setTimeout(() => {
-      // SSE subscribers' connections are no longer node's to close (live/taken-connection.ts).
+      // SSE subscribers' connections are no longer node's to close (server/taken-connection.ts).
       closeTakenConnections(server);
       server.closeAllConnections();
     }, config.shutdownGraceMs);

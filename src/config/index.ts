@@ -1,6 +1,6 @@
 // Every setting of the gateway, read from the environment once at start-up and frozen. A bad
 // value stops start-up with a message that names the variable and what it expected (the choices,
-// where there are choices): config-parsers.ts reads each kind of value. docs/operating.md has the
+// where there are choices): config/parsers.ts reads each kind of value. docs/operating.md has the
 // table.
 
 import { PersistedManifest } from '../persisted-operations/manifest.ts';
@@ -61,13 +61,13 @@ export interface Config {
   };
   /** One deadline for all the upstream work of a GraphQL request. */
   requestDeadlineMs: number;
-  /** What a caller may hold of the HTTP server (http-server.ts). */
+  /** What a caller may hold of the HTTP server (server/http-server.ts). */
   server: {
     requestTimeoutMs: number;
     headersTimeoutMs: number;
     maxConnections: number;
   };
-  /** What a WebSocket may hold: websocket-admission.ts. */
+  /** What a WebSocket may hold: server/websocket-admission.ts. */
   sockets: { idleMs: number; maxPerKey: number; maxPerPeer: number };
   limits: {
     depth: number;
@@ -134,7 +134,7 @@ export interface Config {
    * and an hour); 0 turns a window off. Shared across processes through Redis.
    */
   budget: { perMinute: number; perHour: number };
-  /** How long what PostHog said of a key is remembered (upstream/key-standing.ts). */
+  /** How long what PostHog said of a key is remembered (upstream/keys/standing.ts). */
   keyStanding: { acceptedTtlMs: number; refusedTtlMs: number };
 }
 

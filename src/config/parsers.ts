@@ -1,4 +1,4 @@
-// How config.ts reads one environment variable: a parser per kind of value, each refusing with a
+// How config/index.ts reads one environment variable: a parser per kind of value, each refusing with a
 // message that says what it expected (the choices, where there are choices), and `createReader`,
 // which records a refusal under the variable's name instead of stopping at the first.
 //

@@ -1,4 +1,4 @@
-// The settings of config.ts that come in groups, one reader per group (each frozen): the upstream
+// The settings of config/index.ts that come in groups, one reader per group (each frozen): the upstream
 // client, the HTTP server, an operation's limits, live work.
 import { flag, integer, pemFile, type Read } from './parsers.ts';
 
@@ -15,7 +15,7 @@ export function readUpstream(read: Read) {
     // busy in front of a hosted PostHog's latency; fewer cap throughput below what the CPU serves
     // (docs/performance.md, "What each setting changes").
     maxInFlight: read('UPSTREAM_MAX_IN_FLIGHT', integer(1, 10_000), 256),
-    // Of those, what calls of keys the upstream has not accepted may hold (upstream/unverified-share.ts);
+    // Of those, what calls of keys the upstream has not accepted may hold (upstream/keys/unverified-share.ts);
     // null: an eighth.
     unverifiedMaxInFlight: read('UNVERIFIED_MAX_IN_FLIGHT', integer(1, 10_000), null),
     maxConnections: read('UPSTREAM_MAX_CONNECTIONS', integer(1, 10_000), null),
@@ -78,7 +78,7 @@ export function readLive(read: Read) {
     // of deploy/kubernetes.yaml, leaving MAX_CONNECTIONS room for queries (docs/performance.md).
     maxSubscriptions: read('MAX_SUBSCRIPTIONS', integer(1, 1_000_000), 8_000),
     // A minute: five of the streams' 12 s pings. Slow is not stalled: a write the kernel is still
-    // taking counts as activity (live/sse-writer.ts).
+    // taking counts as activity (server/sse-writer.ts).
     stalledReaderMs: read('STALLED_READER_MS', integer(1_000, 3_600_000), 60_000),
     // 1/512 of deploy/'s 512 MiB memory limit: a subscription's unread events (about a KB each)
     // past it end the subscription (live/subscriber-backlog.ts).

@@ -1,5 +1,5 @@
 // What the limits plugin needs to know of an operation before it runs, and the shape of what
-// tells it: the schema's estimator (schema/cost.ts) is handed to useLimits.
+// tells it: the schema's estimator (schema/cost/estimate.ts) is handed to useLimits.
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 
 export interface OperationEstimate {

@@ -3,7 +3,7 @@
 // - tokens while parsing, depth, aliases and directives while validating (query-shape.ts), and
 //   introspection's own depth, aliases and answer size (introspection-shape.ts);
 // - cost and upstream calls once the variables are known, before execution (by the estimator it
-//   is handed: schema/cost.ts).
+//   is handed: schema/cost/estimate.ts).
 import {
   type DocumentNode,
   type ExecutionArgs,
@@ -80,7 +80,7 @@ interface Estimates {
 }
 
 /**
- * `estimateOperation` prices an operation before it runs (the schema's own, schema/cost.ts): this
+ * `estimateOperation` prices an operation before it runs (the schema's own, schema/cost/estimate.ts): this
  * plugin refuses what costs more than the limits allow, and knows nothing of the schema itself.
  */
 export function useLimits(limits: Config['limits'], estimateOperation: EstimateOperation): Plugin {

@@ -1,6 +1,6 @@
 // Limits on the shape of a document, checked before anything runs: tokens while parsing, depth,
 // aliases and directives as validation rules (which yoga caches per document, so they must not
-// depend on variables; the cost and upstream-call limits that do are priced by schema/cost.ts).
+// depend on variables; the cost and upstream-call limits that do are priced by schema/cost/estimate.ts).
 import {
   type ASTVisitor,
   type DocumentNode,

@@ -1,5 +1,5 @@
 // Live work holds a slot only for a key PostHog has accepted. A key not accepted lately
-// (upstream/key-standing.ts) is checked first with one cheap call, GET /api/projects/@current/,
+// (upstream/keys/standing.ts) is checked first with one cheap call, GET /api/projects/@current/,
 // whatever the operation would read (`query @live { __typename }` reads nothing, and would
 // otherwise hold its slot forever): a 2xx, 402, 403 or 404 shows PostHog knows the key (a 403 is
 // a scope the key lacks, not a key PostHog does not know); a 401 refuses the live work, and the

@@ -2,7 +2,7 @@
 // changed: a write to config 7 re-runs a live query that read config 7, a list of that project,
 // its activity log or the project, and not one that read config 8 alone. A create or a rearrange
 // (no config id) may change every config of the project. A write is also logged in the project's
-// activity, so activity reads always count. (Paths are parsed into resources by upstream/paths.ts.)
+// activity, so activity reads always count. (Paths are parsed into resources by upstream/posthog/paths.ts.)
 import { mayBeSameProject } from '../core/ids.ts';
 import type { Resource } from '../upstream/posthog/paths.ts';
 

@@ -25,7 +25,7 @@ export class LiveServices {
   readonly slots: SubscriptionSlots;
   /** Streams that end on shutdown besides the activity subscriptions (live queries). */
   private readonly closers = new Set<() => void>();
-  /** What PostHog said of each key lately (upstream/key-standing.ts): the upstream client's. */
+  /** What PostHog said of each key lately (upstream/keys/standing.ts): the upstream client's. */
   readonly keyStanding: UpstreamClient['keyStanding'];
   /** Live work starts only for a key PostHog has accepted (key-check.ts). */
   readonly keyCheck: KeyCheck;

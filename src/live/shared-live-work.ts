@@ -1,5 +1,5 @@
 // Identical live work done once: subscriptions and `@live` queries with the same document,
-// operation, variables and key (its hash, caller-key.ts) share one SharedStream
+// operation, variables and key (its hash, core/caller-key.ts) share one SharedStream
 // (shared-streams.ts). Different keys or variables never share one: what one caller's key
 // fetched is never handed to another.
 //

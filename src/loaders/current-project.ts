@@ -24,7 +24,7 @@ export class CurrentProject {
   /** Learns it from the team of a list page's first config (read through `@current`). */
   learnFromPage(page: OffsetPage<ConfigRecord>): void {
     try {
-      // A list whose count cannot be right tells nothing (upstream/pages.ts: this throws).
+      // A list whose count cannot be right tells nothing (upstream/wire/pages.ts: this throws).
       void page.count;
       if (page.has(0)) page.at(0); // normalising it learns the project
     } catch {

@@ -1,6 +1,6 @@
 // Prometheus metrics, one registry per gateway, served at GET /metrics (endpoints.ts).
 // Every label value is bounded: operation names fold (operation-names.ts), upstream paths become
-// route templates (upstream/paths.ts), error codes and limit measures are closed lists, and no
+// route templates (upstream/posthog/paths.ts), error codes and limit measures are closed lists, and no
 // key, header, raw path, id or variable is ever a label.
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { ERROR_CODES } from '../errors/codes.ts';

@@ -7,7 +7,7 @@
 //
 // Only where the property is plain data: graphql-jit's read does not await a promise (it
 // serialised one as `{}`), nor call a function as the default resolver does. So only the records
-// of upstream/records.ts (no promise, no method: the types refs.ts makes with recordRef) and the
+// of upstream/posthog/records.ts (no promise, no method: the types refs.ts makes with recordRef) and the
 // edges over them; a mutation payload, whose record may still be on its way, keeps its resolvers.
 import { defaultFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
 import { isRecordType } from './refs.ts';

@@ -1,5 +1,5 @@
 // An event stream as the body of the Response yoga sends, for a caller of its fetch handler
-// (tests, other servers); sse-door.ts writes node's responses without it (sse-writer.ts).
+// (tests, other servers); server/sse-door.ts writes node's responses without it (sse-writer.ts).
 import { Readable } from 'node:stream';
 import type { ExecutionResult } from 'graphql';
 import { COMPLETE, nextEvent, PING } from './sse-events.ts';
@@ -20,7 +20,7 @@ export class SseBody extends Readable implements Pingable {
 
   /**
    * At the first read, when the response is being written: a body never written (its client
-   * left first, or sse-door.ts wrote the stream instead) is never pinged and holds no place.
+   * left first, or server/sse-door.ts wrote the stream instead) is never pinged and holds no place.
    */
   private start(): void {
     this.started = true;

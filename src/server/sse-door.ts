@@ -8,7 +8,7 @@
 // request and response: a large share of what a subscriber costs (docs/performance.md). Here
 // yoga answers the same request through its fetch handler (every plugin, limit and hook as
 // before), and the stream's events are written to node's response as
-// they come (live/sse-writer.ts); nothing of the fetch objects is left once the stream has started.
+// they come (server/sse-writer.ts); nothing of the fetch objects is left once the stream has started.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import type { Gateway } from '../app.ts';
@@ -31,7 +31,7 @@ interface ReadBody {
 
 /**
  * The request's body, read whole. A body over `limit` is read no further (its declared length,
- * or one byte past the limit), so that limits/body-size.ts refuses it as it refuses any other.
+ * or one byte past the limit), so that server/body-size.ts refuses it as it refuses any other.
  */
 function bodyOf(req: IncomingMessage, limit: number): Promise<ReadBody> {
   if (req.method === 'GET') return Promise.resolve({ bytes: undefined, whole: true });
@@ -94,7 +94,7 @@ function headOf(response: Response, close: boolean): string[] {
  *
  * A subscription's or live query's stream (a Subscriber of live/shared-live-work.ts) is written
  * to its connection, taken from node's HTTP server once the head is out
- * (live/taken-connection.ts), and the head says the connection closes after it. Only theirs: their
+ * (server/taken-connection.ts), and the head says the connection closes after it. Only theirs: their
  * request's lifetime has ended when they subscribed, where any other stream's (@defer, @stream)
  * still watches node's response for its client leaving (context.ts).
  */

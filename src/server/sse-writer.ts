@@ -29,11 +29,11 @@ const HEADERS = {
   'content-encoding': 'none',
 };
 
-/** The results behind each event stream answered here, for sse-door.ts to write. */
+/** The results behind each event stream answered here, for server/sse-door.ts to write. */
 const eventStreams = new WeakMap<Response, AsyncIterator<ExecutionResult>>();
 
 /**
- * Where sse-door.ts has an event stream written: node's response, or the connection taken from it
+ * Where server/sse-door.ts has an event stream written: node's response, or the connection taken from it
  * (taken-connection.ts).
  */
 export interface EventSink {
@@ -47,7 +47,7 @@ export interface EventSink {
 }
 
 /**
- * The same stream written straight to node's response or its connection (sse-door.ts): no
+ * The same stream written straight to node's response or its connection (server/sse-door.ts): no
  * Readable, no pipe, one listener on it, a `drain` listener only while the client is behind. A subscriber of
  * a shared stream is read by being told of each result (ResultReader), not by a promise per
  * result: what an open subscriber holds besides its connection is this object and its place in
@@ -155,7 +155,7 @@ function closeIfStalled(this: Socket): void {
   if (this.writableLength > 0) this.destroy();
 }
 
-/** The results of `response`, if it is an event stream answered here, for sse-door.ts to write. */
+/** The results of `response`, if it is an event stream answered here, for server/sse-door.ts to write. */
 export function eventStreamOf(response: Response): AsyncIterator<ExecutionResult> | undefined {
   return eventStreams.get(response);
 }

@@ -1,4 +1,4 @@
-// The operations of a GraphQL WebSocket (websocket.ts): each `subscribe` message run as the POST
+// The operations of a GraphQL WebSocket (server/websocket.ts): each `subscribe` message run as the POST
 // request it stands for, through the gateway's fetch handler, its result taken from the pipeline
 // (relayed-results.ts) and handed to graphql-ws as a stream to relay; a client's `complete`, or
 // its leaving, aborts that request.
@@ -19,7 +19,7 @@ import {
 export interface SocketOperations {
   /** Its operations a client may still complete, by id (watchCompletions). */
   open: Map<string, AbortController>;
-  /** The socket's key (websocket-admission.ts). */
+  /** The socket's key (server/websocket-admission.ts). */
   authorization: string | null;
   /** The upgrade request's x-request-id, if any. */
   requestId: string | undefined;

@@ -14,7 +14,7 @@
 // as `{"Authorization": "Bearer <key>"}` (or `authorization`), else from the upgrade request's
 // own Authorization header. It is held for that socket only. Without one the socket is closed;
 // sockets per peer and per key, idle sockets and slow readers are bounded
-// (websocket-admission.ts, slow-readers.ts); each operation is websocket-operations.ts's.
+// (server/websocket-admission.ts, slow-readers.ts); each operation is websocket-operations.ts's.
 //
 // `ws` and graphql-ws are loaded when the first socket connects: most deployments never open
 // one, and loaded they stay in the heap of every process.

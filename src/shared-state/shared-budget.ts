@@ -1,4 +1,4 @@
-// The upstream budget of each key counted across every process (upstream/key-budget.ts takes
+// The upstream budget of each key counted across every process (upstream/keys/budget.ts takes
 // permits from here in slices). Per key hash, two Redis hashes of counts: by second
 // (`budget:<hash>:s`, the minute's window) and by minute (`budget:<hash>:m`, the hour's). A slice
 // is granted only as far as both windows have room, counting the slot a window starts in whole and

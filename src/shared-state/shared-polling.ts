@@ -1,5 +1,5 @@
 // One activity poller per (key hash, project, filters) across every process sharing a Redis. Each
-// process with subscribers of a poller keeps an ActivityPoller (live/activity-poller.ts), but only
+// process with subscribers of a poller keeps an ActivityPoller (live/activity/poller.ts), but only
 // the one holding the poller's lease reads the upstream:
 // - the lease (`lease:<poller>`) is taken or renewed at each poll (and during a long one) and
 //   lapses after leaseMs (three polls, at least MIN_LEASE_MS); a holder that dies stops renewing, and another process with

@@ -1,4 +1,4 @@
-// What PostHog said of each key (upstream/key-standing.ts) shared by every process through Redis.
+// What PostHog said of each key (upstream/keys/standing.ts) shared by every process through Redis.
 // Accepted: `standing:accepted:<key hash>`, a string with KEY_ACCEPTED_TTL_MS as its TTL, written
 // when a process's acceptance of the key is new or half spent. Refused: the sorted set
 // `standing:refused`, each key hash scored with when its refusal lapses; lapsed ones are dropped

@@ -145,7 +145,7 @@ describe('per-request loading', () => {
   });
 
   it('serves the combined view over two projects with one call per resource, all in flight together', async () => {
-    // A key the upstream has accepted: a key's first call goes alone (upstream/key-admission.ts).
+    // A key the upstream has accepted: a key's first call goes alone (upstream/keys/admission.ts).
     await h.gql('{ project(projectId: "1") { name } }', {}, 'phx_legacy');
     h.upstream.clearRequests();
     // Each call held upstream until all eight are: then they were all in flight at once.

@@ -45,7 +45,7 @@ describe('upstream connections go to the oldest operation first', () => {
 
   it("serves an older operation's later call before a newer operation's earlier one", async () => {
     // This upstream has no advanced_activity_logs: the gateway learns so from its first item's
-    // activity (loaders/activity-heads.ts), here, before the calls whose order is measured.
+    // activity (loaders/activity/heads.ts), here, before the calls whose order is measured.
     await h.gql(
       '{ project(projectId: "1") { destinationConfig(databaseId: 1) { activity(first: 1) { edges { cursor } } } } }',
     );

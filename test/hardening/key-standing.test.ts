@@ -1,4 +1,4 @@
-// What PostHog said of a key is remembered (upstream/key-standing.ts), so that a key it refuses
+// What PostHog said of a key is remembered (upstream/keys/standing.ts), so that a key it refuses
 // cannot amplify: after its 401, the other calls of the same request fail at once, unsent, and
 // later requests with the key are refused before any call while the refusal is remembered. A real
 // key's calls go on as before, and a 2xx clears a refusal.

@@ -1,4 +1,4 @@
-// What an open SSE subscriber holds (sse-door.ts, live/sse-writer.ts): its connection and its
+// What an open SSE subscriber holds (server/sse-door.ts, server/sse-writer.ts): its connection and its
 // place in the stream, not the fetch Request and Response yoga answered it with (through
 // @whatwg-node/server's Node adapter, each subscriber kept both, with their headers, body reader
 // and abort signal: 5 KB of a 16 KB subscriber). The door reads the body itself, so the body

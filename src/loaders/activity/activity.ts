@@ -90,7 +90,7 @@ export class Activity {
 
   /**
    * The first page of the project's log, whole or of one scope, if this request reads it already
-   * (loaders/activity-heads.ts finds an item's newest entries there). Never starts a read. Not a
+   * (loaders/activity/heads.ts finds an item's newest entries there). Never starts a read. Not a
    * page read before a write this request sent since (a mutation's later field): the write may
    * have added entries the page lacks.
    */

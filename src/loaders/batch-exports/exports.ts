@@ -216,7 +216,7 @@ export class BatchExports {
   /** The project's newest exports: most teams have fewer than a page of them. */
   private async readFirstPage(projectId: string): Promise<void> {
     const page = await this.page({ projectId, limit: LIST_PAGE_SIZE, offset: 0 });
-    // A list whose count cannot be right is no answer (upstream/pages.ts): this throws, and
+    // A list whose count cannot be right is no answer (upstream/wire/pages.ts): this throws, and
     // nothing of it is kept.
     void page.count;
     for (let i = 0; page.has(i); i++) {

@@ -3,7 +3,7 @@
 // products/batch_exports/backend/presentation/views/batch_export/backfills.py@7bcde34) answers
 // every run of a page that a backfill started, instead of a retrieve per run. A backfill the
 // first LIST_PAGES pages lack (an old one), or the only one a page names, is retrieved alone.
-// The estimator prices the batch as a cross-link batch (schema/cost-fields.ts).
+// The estimator prices the batch as a cross-link batch (schema/cost/fields.ts).
 import DataLoader from 'dataloader';
 import type { BatchExportBackfillRecord } from '../../upstream/posthog/records.ts';
 import type { BatchExportKey, BatchExports } from './exports.ts';

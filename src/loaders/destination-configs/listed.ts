@@ -1,6 +1,6 @@
 // The configs one GraphQL request has seen in list answers, found by project and id, so that a
 // config listed once is not retrieved again. A list page parses a config only when it is read
-// (upstream/pages.ts): an activity page's cross-link names only some configs of a page, and
+// (upstream/wire/pages.ts): an activity page's cross-link names only some configs of a page, and
 // parsing them all and holding them to the request's end would be most of the heap that page's
 // operations hold under load. Pages are indexed by id only when a by-id read first asks, so a
 // connection that only lists (a page read whole) never pays for an index.
@@ -56,7 +56,7 @@ export class ListedConfigs {
   private index(): void {
     if (this.pending.length === 0) return; // the usual case once indexed: nothing to allocate
     for (const { projectId, page } of this.pending.splice(0)) {
-      // A list whose count cannot be right is no answer (upstream/pages.ts): nothing of it is found.
+      // A list whose count cannot be right is no answer (upstream/wire/pages.ts): nothing of it is found.
       if (!countHolds(page)) continue;
       for (let index = 0; page.has(index); index++) {
         // An entry read already gives its id parsed; the others are read for their id alone.

@@ -199,7 +199,7 @@ export class HogFunctions {
   }
 
   private index(projectId: string, page: OffsetPage<HogFunctionRecord>): void {
-    // A list whose count cannot be right is no answer (upstream/pages.ts): this throws, and
+    // A list whose count cannot be right is no answer (upstream/wire/pages.ts): this throws, and
     // nothing of it is kept.
     void page.count;
     for (let i = 0; page.has(i); i++) {

@@ -1,6 +1,6 @@
 // ActivityLogFilter: the activity log as PostHog's advanced_activity_logs filters it (scopes,
 // activities, users, item ids, dates, search), taken by Project.activityLog. Which route a filter
-// goes to and what the gateway checks itself: loaders/activity-filter.ts.
+// goes to and what the gateway checks itself: loaders/activity/filter.ts.
 import { builder } from '../builder.ts';
 
 export const ActivityLogFilterInput = builder.inputType('ActivityLogFilter', {

@@ -149,7 +149,7 @@ export async function activityConnection(
     );
   }
   // An item's newest entries, asked for beside other items' (a page of destinations each with
-  // its activity), come from one read for them all (loaders/activity-heads.ts).
+  // its activity), come from one read for them all (loaders/activity/heads.ts).
   if (isItemHead(filters, args)) {
     checkPageSize(args);
     const head = await ctx.loaders.activityHeads.load({

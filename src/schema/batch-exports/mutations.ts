@@ -1,6 +1,6 @@
 // The batch export mutations (inputs: batch-export-inputs.ts; payloads: batch-export-payloads.ts).
 // Each resolver decodes its ids and calls the request's batch export writes
-// (loaders/batch-export-writes.ts).
+// (loaders/batch-exports/writes.ts).
 import { validateProjectId } from '../../core/ids.ts';
 import { builder } from '../builder.ts';
 import { priced } from '../cost/price.ts';

@@ -95,7 +95,7 @@ builder.objectType(BatchExportRunRef, {
         'batch_export:read',
       ),
       extensions: priced(CROSS_LINK),
-      // Read with the page's other runs' backfills (loaders/run-backfills.ts).
+      // Read with the page's other runs' backfills (loaders/batch-exports/run-backfills.ts).
       resolve: (run, _args, ctx) =>
         run.backfillUuid === null
           ? null

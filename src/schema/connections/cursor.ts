@@ -178,7 +178,7 @@ export async function cursorConnection<T>(
 
 /**
  * The first entries of a list, read some other way than its own first page (several items'
- * newest entries in one read: loaders/activity-heads.ts), as the connection `first` with no
+ * newest entries in one read: loaders/activity/heads.ts), as the connection `first` with no
  * `after` gives: the same cursors (the list's first page, the index there), so `after` goes on
  * through the list's own pages.
  */

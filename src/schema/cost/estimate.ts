@@ -8,7 +8,7 @@
 // under it. Upstream calls: the same walk, counting the requests each field makes as the loaders
 // really make them: a page of the activity log may continue into the next page; a config read
 // from a list may need a retrieve for `pluginInfo`; and an entry's `destinationConfig` is not a
-// call per entry but one batch per page of entries (loaders/configs.ts: distinct ids, list pages of 100
+// call per entry but one batch per page of entries (loaders/destination-configs/configs.ts: distinct ids, list pages of 100
 // when several configs of a project are needed), counted as CROSS_LINK_BATCH_CALLS at most.
 // The estimate runs before any call; a run-time backstop (context.ts) refuses any call past the
 // budget should a batch cost more (a project with many soft-deleted configs), and only the fields
@@ -82,7 +82,7 @@ function fieldEstimate(
     return { cost: 1 + below.cost, upstreamCalls: below.upstreamCalls, links: 1 + below.links };
   }
   if (price?.itemHead && isItemHead(walk, args)) {
-    // An item's newest entries, read with the page's other items' (loaders/activity-heads.ts).
+    // An item's newest entries, read with the page's other items' (loaders/activity/heads.ts).
     const size = args.first as number;
     return {
       cost: 1 + size * below.cost,

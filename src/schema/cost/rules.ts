@@ -144,7 +144,7 @@ export const isItemHead = (walk: Walk, args: Args) =>
 
 /**
  * A field read with its list's other items' in one batch, not retrieved alone (an entry's hog
- * function or batch export, a run's backfill: loaders/run-backfills.ts): each counts as a call,
+ * function or batch export, a run's backfill: loaders/batch-exports/run-backfills.ts): each counts as a call,
  * CROSS_LINK_BATCH_CALLS at most a list.
  */
 export const CROSS_LINK = { calls: 0, worst: 1, batched: () => true } satisfies Partial<FieldPrice>;

@@ -1,6 +1,6 @@
 // The destination-config mutations and their payloads (inputs: destination-config-inputs.ts).
 // Each resolver validates its input and calls the request's config writes
-// (loaders/config-writes.ts), which send the write once and prime what the request holds, so a
+// (loaders/destination-configs/writes.ts), which send the write once and prime what the request holds, so a
 // payload's fields cost no extra read.
 
 import { validateConfigId, validateProjectId } from '../../core/ids.ts';

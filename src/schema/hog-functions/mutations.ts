@@ -1,5 +1,5 @@
 // The hog function mutations and their payloads (inputs: hog-function-inputs.ts). Each resolver
-// validates its input and calls the request's hog function writes (loaders/hog-function-writes.ts).
+// validates its input and calls the request's hog function writes (loaders/hog-functions/writes.ts).
 
 import { validateProjectId } from '../../core/ids.ts';
 import { badUserInput } from '../../errors/codes.ts';

@@ -1,7 +1,7 @@
 // A hog function's review cycle as mutations (products/cdp/backend/api/hog_function.py@0019077):
 // preview a publish (its token), publish the staged draft, discard it, restore a revision into
 // it. PostHog's 409s are CONFLICT with extensions.reason STALE_UPDATE or DRAFT_EXISTS
-// (upstream/conflict.ts).
+// (upstream/posthog/conflict.ts).
 
 import { badUserInput } from '../../errors/codes.ts';
 import type { HogFunctionKey } from '../../loaders/hog-functions/functions.ts';

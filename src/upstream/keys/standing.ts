@@ -1,4 +1,4 @@
-// What PostHog said of a key lately, by its hash (caller-key.ts; never the key): accepted (an
+// What PostHog said of a key lately, by its hash (core/caller-key.ts; never the key): accepted (an
 // upstream call with it succeeded, 2xx) for KEY_ACCEPTED_TTL_MS, or refused (PostHog answered 401)
 // for KEY_REFUSED_TTL_MS. The upstream client refuses a refused key's calls before they are sent
 // and keeps keys not accepted to their share of the calls in flight (key-admission.ts,

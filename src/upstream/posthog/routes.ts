@@ -1,5 +1,5 @@
 // The upstream's routes, each declared once as its template: paths are built from it (each id
-// through its validator, ids.ts), matched against it (a path's route template, the only form of
+// through its validator, core/ids.ts), matched against it (a path's route template, the only form of
 // a path that goes into a metric label or a span name) and parsed back by it (the ids a path is
 // about). A `:param` segment is the id of the collection named before it (`SEGMENTS`).
 import {
@@ -65,7 +65,7 @@ export interface RouteMatch {
 
 export interface Route<T extends string> {
   template: T;
-  /** The path of these ids; throws (BAD_USER_INPUT, ids.ts) for an id that may not go into it. */
+  /** The path of these ids; throws (BAD_USER_INPUT, core/ids.ts) for an id that may not go into it. */
   path: (...args: RouteArgs<T>) => string;
   /** The route's params of `path`, or null when `path` is not of this route. */
   match: (path: string) => RouteMatch | null;

@@ -225,7 +225,7 @@ describe('an SSE subscriber whose client stops reading', { timeout: 60_000 }, ()
     await until(() => h.live.slots.open === 3, 'three slots');
     stopped.socket.pause();
     // The slow one takes 64 KiB at a time, 5 times a second: within STALLED_READER_MS it takes
-    // less than was waiting for it, so it is let go too (live/slow-readers.ts).
+    // less than was waiting for it, so it is let go too (server/slow-readers.ts).
     let taken = 0;
     slow.socket.on('data', (chunk: string) => {
       taken += chunk.length;
