@@ -27,8 +27,10 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded follows today’s PostHog
   }, async () => {
     const s = subscribe(h, transport, 'phx_full', ACTIVITY);
     const pending = s.next();
-    for (let i = 0; i < 200 && !h.upstreamCalls({ path: LOG }).some((c) => c.status !== null); i++)
-      await settle(10);
+    await until(
+      () => h.upstreamCalls({ path: LOG }).some((c) => c.status !== null),
+      'the baseline poll answered',
+    );
     await settle(50);
     const [baseline] = h.upstreamCalls({ path: LOG });
     expect(new URLSearchParams(baseline!.query).get('follow')).toBe('true');

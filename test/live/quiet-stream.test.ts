@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pushEntry } from '../support/activity-entries.ts';
 import { subscribe } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { settle } from '../support/wait.ts';
+import { settle, until } from '../support/wait.ts';
 
 const QUIET_MS = 2_500;
 const DEFERRED = `query Quiet {
@@ -53,8 +53,10 @@ describe('an event stream quiet for longer than STALLED_READER_MS', () => {
     // Polled every 500 ms, and quiet: a poll that finds nothing writes nothing to the stream.
     const stream = subscribe(h, 'sse', 'phx_full', ACTIVITY);
     const first = stream.next();
-    for (let i = 0; i < 250 && !h.upstreamCalls().some((c) => c.path === LOG && c.status !== null); i++)
-      await settle(20);
+    await until(
+      () => h.upstreamCalls().some((c) => c.path === LOG && c.status !== null),
+      'the baseline poll answered',
+    );
     await settle(QUIET_MS);
     const itemId = pushEntry(h.upstream.store, 'FeatureFlag', 'after-the-quiet').item_id;
     const step = await first;

@@ -154,8 +154,7 @@ describe('activityAdded polling', () => {
       action: { kind: 'status', status: 429, headers: { 'retry-after': '1' } },
       times: 1,
     });
-    for (let i = 0; i < 300 && !activityPolls(h, 'phx_full').some((c) => c.status === 429); i++)
-      await settle(10);
+    await until(() => activityPolls(h, 'phx_full').some((c) => c.status === 429), 'the 429 poll');
     const limited = activityPolls(h, 'phx_full').find((c) => c.status === 429)!;
     await polled(h, 'phx_full', activityPolls(h, 'phx_full').indexOf(limited) + 2);
     const after = activityPolls(h, 'phx_full').filter((c) => c.start > limited.start);

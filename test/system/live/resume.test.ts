@@ -62,8 +62,10 @@ describe.each<Transport>(['sse', 'ws'])('activityAdded(after:) over %s', (transp
   async function closed(s: ReturnType<typeof subscribe>) {
     await s.return();
     s.dispose();
-    for (let i = 0; i < 200 && (h.live.activity.pollerCount > 0 || h.live.slots.open > 0); i++)
-      await settle(10);
+    await until(
+      () => h.live.activity.pollerCount === 0 && h.live.slots.open === 0,
+      'no poller and no slot left',
+    );
     expect(h.live.slots.open).toBe(0);
   }
 

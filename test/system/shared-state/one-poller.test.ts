@@ -60,8 +60,7 @@ describe('one activity poller across three processes', () => {
     );
     // The first subscriber's process polls first, and holds the lease.
     streams.push(subscribe(asHarness(gateways[0]!), 'sse', 'phx_full', ACTIVITY));
-    for (let i = 0; i < 200 && !upstream.requests.some((r) => r.path === LOG && r.status !== null); i++)
-      await settle(10);
+    await until(() => upstream.requests.some((r) => r.path === LOG && r.status !== null), 'a poll answered');
     streams.push(...gateways.slice(1).map((g) => subscribe(asHarness(g), 'sse', 'phx_full', ACTIVITY)));
     await until(async () => (await listeners()) >= 3, '(await listeners()) >= 3');
   }, 60_000);

@@ -56,8 +56,7 @@ describe('a pub/sub connection gone silent', () => {
     // The first subscriber's process polls first, and holds the lease from then on (each poll
     // renews it) while the other process starts.
     holderStream = subscribe(asHarness(holder), 'sse', 'phx_full', ACTIVITY);
-    for (let i = 0; i < 500 && !upstream.requests.some((r) => r.path === LOG && r.status !== null); i++)
-      await settle(10);
+    await until(() => upstream.requests.some((r) => r.path === LOG && r.status !== null), 'a poll answered');
     holderId = await leaseHolder();
     expect(holderId).not.toBeNull();
     // Only this one's connections cross the tap.

@@ -83,8 +83,10 @@ describe('three gateway processes sharing one Redis', () => {
     const first = await live.next();
     expect(first.value.data.project.destinationConfig.name).toBeTypeOf('string');
     // The subscription's first poll (its baseline) has been made once B has read the log.
-    for (let i = 0; i < 100 && !callsOf('phx_full').some((r) => r.path.endsWith('/activity_log/')); i++)
-      await settle(20);
+    await until(
+      () => callsOf('phx_full').some((r) => r.path.endsWith('/activity_log/')),
+      'B’s baseline poll',
+    );
     const renamed = await gql(a, {
       query: RENAME,
       variables: { id: configId('1', 7), name: 'Renamed on A' },
