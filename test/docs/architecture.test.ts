@@ -22,12 +22,22 @@ describe('docs/architecture.md', () => {
   });
 
   it.each(paths)('$path exists', ({ path, row }) => {
-    const candidates = [join(ROOT, 'src', path), join(ROOT, path), join(ROOT, 'src', row, path), join(ROOT, row, path)];
-    expect(candidates.some((c) => existsSync(c)), `${path} is in src/ or the repository`).toBe(true);
+    const candidates = [
+      join(ROOT, 'src', path),
+      join(ROOT, path),
+      join(ROOT, 'src', row, path),
+      join(ROOT, row, path),
+    ];
+    expect(
+      candidates.some((c) => existsSync(c)),
+      `${path} is in src/ or the repository`,
+    ).toBe(true);
   });
 
   it('has a row for every folder of src/', () => {
-    const folders = readdirSync(join(ROOT, 'src')).filter((n) => statSync(join(ROOT, 'src', n)).isDirectory());
+    const folders = readdirSync(join(ROOT, 'src')).filter((n) =>
+      statSync(join(ROOT, 'src', n)).isDirectory(),
+    );
     for (const folder of folders) expect(map, `${folder}/ is on the map`).toContain(`\`${folder}/\``);
   });
 });
