@@ -47,6 +47,9 @@ export async function handleApi(
   if (delay > 0) await sleep(delay);
 
   const fault = state.faults.take(entry.method, url.pathname);
+  // A test control (http/answer-headers.ts): merged into whatever answer goes out below.
+  const added = state.faults.headers.for(entry.method, url.pathname);
+  if (added) for (const [name, value] of Object.entries(added)) res.setHeader(name, value);
   if (fault?.kind === 'reset') {
     req.socket.destroy();
     return;

@@ -1,6 +1,7 @@
 // The reference upstream's /__control: how a test in another process drives it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ParsedBody, readBody } from './http/body.ts';
+import type { AnswerHeadersRule } from './http/answer-headers.ts';
 import type { FaultRule } from './http/faults.ts';
 import { setCohort } from './hog-functions/filter-compile.ts';
 import { handleDraftControl } from './hog-functions/draft-edit.ts';
@@ -35,6 +36,18 @@ export async function handleControl(
       }
     case 'DELETE /__control/faults':
       state.faults.clear();
+      return send(res, { status: 204 });
+    case 'GET /__control/answer-headers':
+      return send(res, { status: 200, json: state.faults.headers.list() });
+    case 'POST /__control/answer-headers':
+      try {
+        const id = state.faults.headers.add(data as unknown as AnswerHeadersRule);
+        return send(res, { status: 201, json: { id } });
+      } catch (error) {
+        return send(res, { status: 400, json: { detail: (error as Error).message } });
+      }
+    case 'DELETE /__control/answer-headers':
+      state.faults.headers.clear();
       return send(res, { status: 204 });
     case 'PUT /__control/latency':
       state.faults.latency = {

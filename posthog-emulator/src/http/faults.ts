@@ -2,6 +2,7 @@
 // request in the order they were added; the first live one that matches acts. A rule may be
 // limited to N matches (`times`) or to a share of matching requests (`fraction`).
 import type { ServerResponse } from 'node:http';
+import { AnswerHeaders } from './answer-headers.ts';
 
 export type FaultAction =
   /** Answer this status (and body) instead of the real one. */
@@ -38,6 +39,8 @@ export class Faults {
   private rules: LiveRule[] = [];
   private nextId = 1;
   latency: LatencyOptions = { latencyMs: 0, jitterMs: 0 };
+  /** Headers added to matching answers (a test control: answer-headers.ts); cleared with the faults. */
+  readonly headers = new AnswerHeaders();
 
   add(rule: FaultRule): number {
     validateRule(rule);
@@ -48,6 +51,7 @@ export class Faults {
 
   clear(): void {
     this.rules = [];
+    this.headers.clear();
   }
 
   list(): readonly FaultRule[] {
@@ -72,7 +76,8 @@ export class Faults {
   }
 }
 
-function pathMatches(pattern: string, path: string): boolean {
+/** A substring of the path, or a regular expression written as `/…/`, matches it. */
+export function pathMatches(pattern: string, path: string): boolean {
   if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
     return new RegExp(pattern.slice(1, -1)).test(path);
   }
