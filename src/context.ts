@@ -3,12 +3,14 @@
 import type { ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { authorizationOf } from './core/caller-key.ts';
+import { RouteWarnings } from './errors/answer-warnings.ts';
 import { upstreamTooLarge } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
 import { createLoaders, type KeptAcrossRequests, type Loaders } from './loaders/index.ts';
 import { requestIdOf } from './observability/request-id.ts';
 import type { UpstreamAttempt, UpstreamObserver } from './upstream/call.ts';
 import type { UpstreamClient } from './upstream/client.ts';
+import { routeTemplate } from './upstream/posthog/paths.ts';
 import { ANSWERED, ClientGone, RequestDeadline, RequestSignal } from './upstream/request-signal.ts';
 
 export interface UpstreamCallLog {
@@ -30,6 +32,8 @@ export interface GatewayContext {
    * beside the kinds it may): added to the answer's `errors` by usePartialErrors, with their path.
    */
   partialErrors: GraphQLError[];
+  /** A route PostHog marks as going (Deprecation, Sunset): `extensions.warnings`, once per route. */
+  routeWarnings: RouteWarnings;
   /** Subscriptions and live queries; null where they are not served. */
   live: LiveServices | null;
   /**
@@ -146,6 +150,7 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
   /** The upstream client, loaders and call budget of one round of work. */
   const round = () => {
     const calls: UpstreamCallLog = { calls: 0, attempts: [] };
+    const routeWarnings = new RouteWarnings();
     const upstream = deps.client.forCaller({
       authorization,
       requestId,
@@ -160,6 +165,7 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
       },
       onAttempt: (attempt) => {
         calls.attempts.push(attempt);
+        if (attempt.deprecation) routeWarnings.add(routeTemplate(attempt.path), attempt.deprecation);
         // A write that went through wakes the live work of this key on that project.
         if (attempt.method !== 'GET' && attempt.status !== null && attempt.status < 400 && authorization) {
           deps.live?.wake.written(authorization, attempt.path);
@@ -167,7 +173,7 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
       },
     });
     const partialErrors: GraphQLError[] = [];
-    return { loaders: createLoaders(upstream, deps.kept), calls, partialErrors };
+    return { loaders: createLoaders(upstream, deps.kept), calls, partialErrors, routeWarnings };
   };
 
   return {

@@ -6,18 +6,22 @@
 // to the answer's `extensions.warnings` the same way.
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { type AnswerWarning, takeWarnings } from './answer-warnings.ts';
+import { type AnswerWarning, type RouteWarnings, takeWarnings } from './answer-warnings.ts';
 
 interface WithPartialErrors {
   partialErrors?: GraphQLError[];
+  /** The round's UPSTREAM_DEPRECATED warnings (context.ts). */
+  routeWarnings?: RouteWarnings;
 }
 
 function withPending(
   result: ExecutionResult,
   pending: GraphQLError[] | undefined,
-  context: object,
+  context: WithPartialErrors,
 ): ExecutionResult | null {
   const warnings = takeWarnings(context);
+  const upstream = context.routeWarnings?.pending;
+  if (upstream?.length) warnings.push(...upstream.splice(0));
   if (!pending?.length && warnings.length === 0) return null;
   const added = pending?.splice(0) ?? [];
   const changed: ExecutionResult = added.length

@@ -86,6 +86,7 @@ export class GatewayMetrics {
   private readonly rateLimitWaits: Counter;
   private readonly rateLimitWaitSeconds: Counter;
   private readonly upstreamTimeouts: Counter;
+  private readonly deprecatedAnswers: Counter;
 
   constructor(client: UpstreamClient, manifestNames: Iterable<string> = []) {
     this.names = new OperationNames(manifestNames);
@@ -143,6 +144,12 @@ export class GatewayMetrics {
     this.upstreamTimeouts = new Counter({
       name: 'gateway_upstream_timeouts_total',
       help: 'Upstream attempts that timed out (connect, headers, body or the request deadline), by method and route template.',
+      labelNames: ['method', 'route'],
+      registers,
+    });
+    this.deprecatedAnswers = new Counter({
+      name: 'gateway_upstream_deprecated_answers_total',
+      help: 'Upstream answers that marked their route as going (Deprecation, Sunset or a sunset Link), by method and route template.',
       labelNames: ['method', 'route'],
       registers,
     });
@@ -205,7 +212,7 @@ export class GatewayMetrics {
   /** Counts every upstream attempt; the same for every caller, so one object serves them all. */
   readonly upstream: UpstreamObserver = {
     attemptStarted: (call: UpstreamCall, attempt: number): AttemptObservation => ({
-      finished: ({ status, errorCode, durationMs }) => {
+      finished: ({ status, errorCode, durationMs, deprecation }) => {
         const route = routeTemplate(call.path);
         const statusLabel = status === null ? 'failed' : String(status);
         const key = `${call.method} ${route} ${statusLabel}`;
@@ -221,6 +228,7 @@ export class GatewayMetrics {
           durationMs / 1000,
         );
         if (errorCode === 'UPSTREAM_TIMEOUT') this.upstreamTimeouts.inc({ method: call.method, route });
+        if (deprecation) this.deprecatedAnswers.inc({ method: call.method, route });
       },
     }),
     retrying: (call, reason, waitMs) => {

@@ -6,6 +6,7 @@ import { malformedUpstreamBody, upstreamTimeout } from '../errors/codes.ts';
 import type { CallerOptions, UpstreamCall, UpstreamResponse } from './call.ts';
 import { CLIENT_HEADER, GATEWAY_CLIENT, isWrite } from './client-name.ts';
 import type { UpstreamConnections } from './connections.ts';
+import { deprecationOf } from './deprecation.ts';
 import {
   mayHaveReachedUpstream,
   transportError,
@@ -165,8 +166,10 @@ export async function attempt(
     return failure;
   } finally {
     const durationMs = performance.now() - started;
-    caller.onAttempt?.({ method: call.method, path: call.path, status, durationMs });
-    observation?.finished({ status, errorCode, durationMs });
+    // Any answer's head, a refusal's too: an empty object until the head came.
+    const deprecation = exchange ? deprecationOf(exchange.headers) : null;
+    caller.onAttempt?.({ method: call.method, path: call.path, status, durationMs, deprecation });
+    observation?.finished({ status, errorCode, durationMs, deprecation });
   }
 }
 

@@ -2,6 +2,7 @@
 // (key, deadline, signal, budget) and what operating the gateway observes of it.
 
 import type { KeyHash } from '../core/caller-key.ts';
+import type { UpstreamDeprecation } from './deprecation.ts';
 import type { RequestSignal } from './request-signal.ts';
 import type { RetryReason } from './retry.ts';
 
@@ -47,6 +48,8 @@ export interface UpstreamAttempt {
   path: string;
   status: number | null;
   durationMs: number;
+  /** What the answer's head said of its route's end (deprecation.ts); null when nothing. */
+  deprecation?: UpstreamDeprecation | null;
 }
 
 /** How one attempt ended: its status, or the code of the error it failed with. */
@@ -55,6 +58,8 @@ export interface AttemptOutcome {
   /** The `extensions.code` of the failure; null when the upstream answered 2xx/3xx. */
   errorCode: string | null;
   durationMs: number;
+  /** What the answer's head said of its route's end (deprecation.ts); null when nothing. */
+  deprecation?: UpstreamDeprecation | null;
 }
 
 /**
