@@ -9,6 +9,15 @@ export interface OperationEstimate {
   upstreamCalls: number;
   /** For a refused operation: where it costs most, and what there would fit (computed on demand). */
   advise?: (measure: 'cost' | 'upstreamCalls', limit: number) => LimitAdvice | null;
+  /** Where most of the calls are (a dry run's `costliestField`, computed on demand). */
+  costliest?: () => CostliestField | null;
+}
+
+/** The connection whose items make the most calls, else the root field that makes the most. */
+export interface CostliestField {
+  /** The response path, e.g. `project.destinations`. */
+  path: string;
+  calls: number;
 }
 
 /** What to change so that an operation fits a limit. */

@@ -3,7 +3,7 @@
 // - tokens while parsing, depth, aliases and directives while validating (query-shape.ts), and
 //   introspection's own depth, aliases and answer size (introspection-shape.ts);
 // - cost and upstream calls once the variables are known, before execution (by the estimator it
-//   is handed: schema/cost/estimate.ts).
+//   is handed: schema/cost/estimate.ts); a dry run is answered then, instead of running.
 import {
   type DocumentNode,
   type ExecutionArgs,
@@ -13,6 +13,8 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config/index.ts';
 import { limitedBodyParser } from '../server/body-size.ts';
+import type { CostReport } from './cost-report.ts';
+import { isDryRun, type Refusal } from './dry-run.ts';
 import type { EstimateOperation, OperationEstimate } from './estimate.ts';
 import { checkInputDepth } from './input-depth.ts';
 import { introspectionLimitsRule } from './introspection-shape.ts';
@@ -79,11 +81,24 @@ interface Estimates {
   byVariables: Map<string, OperationEstimate | null>;
 }
 
+/** The measure the operation is over its limit by, if any (the calls first). */
+function refusalOf(figures: OperationEstimate, limits: Config['limits']): Refusal | null {
+  if (figures.upstreamCalls > limits.upstreamCalls)
+    return { measure: 'upstreamCalls', figure: figures.upstreamCalls, limit: limits.upstreamCalls };
+  if (figures.cost > limits.cost) return { measure: 'cost', figure: figures.cost, limit: limits.cost };
+  return null;
+}
+
 /**
  * `estimateOperation` prices an operation before it runs (the schema's own, schema/cost/estimate.ts): this
  * plugin refuses what costs more than the limits allow, and knows nothing of the schema itself.
+ * `report`, when given, is handed each estimate and answers dry runs (cost-report.ts).
  */
-export function useLimits(limits: Config['limits'], estimateOperation: EstimateOperation): Plugin {
+export function useLimits(
+  limits: Config['limits'],
+  estimateOperation: EstimateOperation,
+  report?: CostReport,
+): Plugin {
   const estimate = cachedEstimator(estimateOperation);
   const parseFn = parseWithTokenLimit(limits.tokens);
   const parseBody = limitedBodyParser(limits.bodyBytes);
@@ -106,16 +121,19 @@ export function useLimits(limits: Config['limits'], estimateOperation: EstimateO
     },
     onExecute({ args, setResultAndStopExecution }) {
       const figures = estimate(args);
-      if (!figures) return;
-      if (figures.upstreamCalls > limits.upstreamCalls) {
-        const advice = figures.advise?.('upstreamCalls', limits.upstreamCalls);
-        setResultAndStopExecution({
-          errors: [tooComplex('upstreamCalls', figures.upstreamCalls, limits.upstreamCalls, advice)],
-        });
-      } else if (figures.cost > limits.cost) {
-        const advice = figures.advise?.('cost', limits.cost);
-        setResultAndStopExecution({ errors: [tooComplex('cost', figures.cost, limits.cost, advice)] });
-      }
+      const context = args.contextValue as object;
+      report?.estimated(context, figures);
+      if (!figures) return undefined;
+      const refusal = refusalOf(figures, limits);
+      // A dry run is answered here, whether or not the operation fits: nothing runs.
+      if (report && isDryRun(context))
+        return report.dryRun(context, figures, refusal).then(setResultAndStopExecution);
+      if (!refusal) return undefined;
+      const advice = figures.advise?.(refusal.measure, refusal.limit);
+      setResultAndStopExecution({
+        errors: [tooComplex(refusal.measure, refusal.figure, refusal.limit, advice)],
+      });
+      return undefined;
     },
   };
 }

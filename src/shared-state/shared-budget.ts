@@ -17,6 +17,7 @@
 // it.
 import type { KeyHash } from '../core/caller-key.ts';
 import type { BudgetLimits, KeyBudget } from '../upstream/keys/budget.ts';
+import type { BudgetCounts } from '../upstream/keys/budget-left.ts';
 import type { SliceSource } from '../upstream/keys/slices.ts';
 import type { SharedRedis } from './redis.ts';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
@@ -75,6 +76,28 @@ if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then redis.call('HINCRBY', KEYS[2], ARGV[2], -tonumber(ARGV[3])) end
 return 1`;
 
+/**
+ * KEYS as TAKE's first two; ARGV: a slice's lifetime in seconds. Counts as TAKE does, changing
+ * nothing: each window's count, the oldest slot counted (-1: none), and Redis's second.
+ */
+const COUNT = `
+local function counted(key, oldest)
+  local total, first = 0, -1
+  local all = redis.call('HGETALL', key)
+  for i = 1, #all, 2 do
+    local slot, n = tonumber(all[i]), tonumber(all[i + 1])
+    if slot >= oldest and n > 0 then
+      total = total + n
+      if first < 0 or slot < first then first = slot end
+    end
+  end
+  return {total, first}
+end
+local second = tonumber(redis.call('TIME')[1])
+local m = counted(KEYS[1], second - 61 - tonumber(ARGV[1]))
+local h = counted(KEYS[2], math.floor(second / 60) - 61)
+return {m[1], m[2], h[1], h[2], second}`;
+
 const keysOf = (key: KeyHash) => [`budget:${key}:s`, `budget:${key}:m`];
 /** The keys counted in Redis, by the second of their last slice. */
 export const BUDGET_KEYS = 'budget-keys';
@@ -116,6 +139,27 @@ export class SharedBudget implements SliceSource {
         Math.ceil(lifetimeMs / 1000),
       )) as [number, number];
       return { granted: Number(granted), at: Number(at) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The key's counts in each window as TAKE would see them now; nothing is taken. */
+  async counts(key: KeyHash, lifetimeMs: number): Promise<BudgetCounts | null> {
+    try {
+      const lifetime = Math.ceil(lifetimeMs / 1000);
+      const answer = (await this.redis.commands.eval(COUNT, 2, ...keysOf(key), lifetime)) as number[];
+      const [minute, firstSecond, hour, firstMinute, second] = answer.map(Number) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      return {
+        minute: { count: minute, resetSeconds: firstSecond < 0 ? 0 : firstSecond + 62 + lifetime - second },
+        hour: { count: hour, resetSeconds: firstMinute < 0 ? 0 : (firstMinute + 62) * 60 - second },
+      };
     } catch {
       return null;
     }

@@ -20,6 +20,7 @@ import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } fr
 import { UpstreamConnections } from './connections.ts';
 import { type FirstCall, KeyAdmission, newRound, type RoundStanding } from './keys/admission.ts';
 import type { Counted, KeyBudget } from './keys/budget.ts';
+import type { BudgetLeft } from './keys/budget-left.ts';
 import { KeyStandingHere, type RememberedStandings } from './keys/standing.ts';
 import { CallSlots } from './keys/unverified-share.ts';
 import { OldestFirstGate } from './oldest-first.ts';
@@ -81,6 +82,11 @@ export class UpstreamClient {
     const { headersTimeoutMs, bodyTimeoutMs, maxResponseBytes, maxRetryAfterMs } = options;
     const connections = this.connections;
     this.settings = { connections, headersTimeoutMs, bodyTimeoutMs, maxResponseBytes, maxRetryAfterMs };
+  }
+
+  /** What is left of `key`'s budget in each window, read without spending; null: no budget. */
+  budgetLeft(key: KeyHash): Promise<BudgetLeft | null> {
+    return this.options.budget?.left(key) ?? Promise.resolve(null);
   }
 
   /** Calls for one round of a GraphQL request's work; its calls go before those of later ones. */

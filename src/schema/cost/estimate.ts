@@ -30,7 +30,7 @@ import {
 import type { EstimateOperation, OperationEstimate } from '../../limits/estimate.ts';
 import type { UpstreamFeatures } from '../../loaders/upstream-features.ts';
 import { DEFAULT_PAGE_SIZE } from '../connections/connection.ts';
-import { adviseOn } from './advice.ts';
+import { adviseOn, costliestOf } from './advice.ts';
 import {
   type Args,
   type ConnectionSite,
@@ -237,5 +237,6 @@ function estimate(
   return {
     ...figures,
     advise: (measure, limit) => adviseOn(walk, root, operation.selectionSet, measure, limit),
+    costliest: () => costliestOf(walk, root, operation.selectionSet),
   };
 }

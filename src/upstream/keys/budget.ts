@@ -16,8 +16,9 @@
 import type { KeyHash } from '../../core/caller-key.ts';
 import { codedError } from '../../errors/codes.ts';
 import { type RequestSignal, sleep } from '../request-signal.ts';
+import { type BudgetLeft, leftOf, localCounts } from './budget-left.ts';
 import { type KeyState, KeyStates } from './key-states.ts';
-import { refill, type Slice, type SliceSource } from './slices.ts';
+import { refill, type Slice, type SliceSource, sliceLifetimeMs } from './slices.ts';
 import type { SlidingWindow } from './sliding-window.ts';
 
 export interface BudgetLimits {
@@ -149,6 +150,27 @@ export class KeyBudget {
   pausedHere(key: KeyHash, untilMs: number): void {
     const state = this.keys.of(key);
     state.pausedUntil = Math.max(state.pausedUntil, untilMs);
+  }
+
+  /**
+   * What is left of `key`'s budget in each window (budget-left.ts), read without spending or
+   * making the key recent: from Redis while it is shared, else from this process's counts. null:
+   * both limits off.
+   */
+  async left(key: KeyHash): Promise<BudgetLeft | null> {
+    if (this.off) return null;
+    const state = this.keys.peek(key);
+    const source = this.source;
+    const pausedMs = () => Math.max(0, (state?.pausedUntil ?? 0) - Date.now());
+    if (source?.healthy && source.counts) {
+      const counts = await source.counts(key, sliceLifetimeMs(source));
+      const now = Date.now();
+      const slice = state?.slice;
+      const unspent = slice && !slice.lapsed && slice.expires > now ? slice.left : 0;
+      if (counts) return leftOf(counts, this.limits, { share: 1, unspent, pausedMs: pausedMs() });
+    }
+    const share = this.source?.peers ?? this.processes;
+    return leftOf(localCounts(state, Date.now()), this.limits, { share, unspent: 0, pausedMs: pausedMs() });
   }
 
   /** Counting alone: the whole budget, or this process's share of it when Redis is lost. */

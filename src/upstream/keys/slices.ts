@@ -4,6 +4,7 @@
 // in any window.
 import type { KeyHash } from '../../core/caller-key.ts';
 import type { BudgetLimits } from './budget.ts';
+import type { CountSource } from './budget-left.ts';
 
 /** Where shared permits come from (Redis). */
 export interface SliceSource {
@@ -28,6 +29,8 @@ export interface SliceSource {
   giveBack(key: KeyHash, permits: number, at: number): void;
   /** Tells every other process that `key` is paused until `untilMs`. */
   pause(key: KeyHash, untilMs: number): void;
+  /** The key's counts in each window, read without taking a permit (budget-left.ts). */
+  counts?: CountSource;
 }
 
 /** How long a slice's permits may be spent; what is left then is given back. */
@@ -40,7 +43,7 @@ export const SLICE_MS = 1_000;
  * longer than the window (shared-budget.ts), so a permit spent late is still counted in every
  * window it falls in.
  */
-const sliceLifetimeMs = (source: SliceSource) => source.silentAfterMs + SLICE_MS;
+export const sliceLifetimeMs = (source: SliceSource) => source.silentAfterMs + SLICE_MS;
 
 /** Permits Redis counted at `at` (its clock), spent here until they lapse. */
 export interface Slice {
