@@ -64,6 +64,10 @@ export interface ApiKey {
   scopes: string[] | null;
   /** The project `@current` resolves to. */
   currentProjectId: number;
+  /** PersonalAPIKey.scoped_teams: the only projects it may reach; none or empty: any. */
+  scopedTeams?: number[];
+  /** PersonalAPIKey.scoped_organizations (organization UUIDs); none or empty: any. */
+  scopedOrganizations?: string[];
 }
 
 export interface DestinationConfig {

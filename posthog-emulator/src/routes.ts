@@ -35,6 +35,7 @@ import {
 import { hogFunctionLogs, hogFunctionMetrics, hogFunctionMetricsTotals } from './hog-functions/runs.ts';
 import { listHogFunctionTemplates, retrieveHogFunctionTemplate } from './hog-functions/template-routes.ts';
 import { getProject, listProjects } from './project-routes.ts';
+import { PERSONAL_API_KEY_ROUTES } from './personal-api-keys.ts';
 import type { Reply, RouteContext } from './http/reply.ts';
 export interface Operation {
   /** The scope PostHog asks for, or `custom` for actions it refuses to scoped keys. */
@@ -56,6 +57,8 @@ export interface Route {
   anonymous?: true;
   /** posthog-2026: no check that the key's user belongs to the project's organization. */
   anyOrganization?: true;
+  /** No scope asked (PersonalApiKeySelfAccessPermission): a key reads itself, whatever its scopes. */
+  selfAccess?: true;
 }
 
 /** PostHog 2026 no longer routes these: any method, with or without a key, is 404. */
@@ -238,4 +241,5 @@ export const ROUTES: Route[] = [
   ...HOG_FUNCTION_ROUTES,
   ...PUBLIC_TEMPLATE_ROUTES,
   ...BATCH_EXPORT_ROUTES,
+  ...PERSONAL_API_KEY_ROUTES,
 ];

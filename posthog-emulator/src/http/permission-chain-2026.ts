@@ -35,10 +35,14 @@ export function permit2026(
   if (route.anonymous)
     return { key: authorization ? authenticate(store, authorization) : null, project: undefined };
   const key = authenticate(store, authorization);
+  if (route.selfAccess) return { key, project: undefined };
   const operation: Operation | undefined = route.methods[method];
   if (!operation || operation.custom) throw permissionDenied(CUSTOM_ACTION_REFUSED_2026);
   const project = route.projectScoped ? findProject(store, key, params.project!) : undefined;
   requireScope(key, operation.scope);
+  // APIScopePermission: a key scoped to teams reaches no other project.
+  if (project && key.scopedTeams?.length && !key.scopedTeams.includes(project.id))
+    throw permissionDenied(`API key does not have access to the requested project: ID ${project.id}.`);
   if (project && !route.anyOrganization) requireMembership(store, key, project);
   return { key, project };
 }
