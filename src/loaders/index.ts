@@ -5,6 +5,7 @@
 // forget what the request holds. The one thing kept beyond a request is what a key was told of
 // legacy plugins, under that key's hash (plugin-templates.ts).
 import type { CallerUpstream } from '../upstream/call.ts';
+import type { KeyGrants } from '../upstream/keys/grants.ts';
 import { Activity } from './activity/activity.ts';
 import { FilteredActivity } from './activity/filtered.ts';
 import { ActivityHeads } from './activity/heads.ts';
@@ -19,6 +20,7 @@ import { HogFunctions } from './hog-functions/functions.ts';
 import { HogFunctionHistory } from './hog-functions/history.ts';
 import { HogFunctionTemplates } from './hog-functions/templates.ts';
 import { HogFunctionWrites } from './hog-functions/writes.ts';
+import { KeyGrantLoader, KeyGrantReads } from './key-grants.ts';
 import { PluginTemplates } from './plugin-templates.ts';
 import { Projects } from './projects.ts';
 import { UpstreamFeatures } from './upstream-features.ts';
@@ -39,6 +41,8 @@ export interface Loaders {
   batchExports: BatchExports;
   batchExportWrites: BatchExportWrites;
   destinations: Destinations;
+  /** The caller's key as PostHog answers it to itself: its scopes and projects (key-grants.ts). */
+  keyGrant: KeyGrantLoader;
 }
 
 /**
@@ -49,11 +53,17 @@ export interface KeptAcrossRequests {
   pluginTemplates: PluginTemplates;
   /** What the gateway learnt of the upstream itself: the same for every caller. */
   upstreamFeatures: UpstreamFeatures;
+  /** What each key may do, by its hash (key-grants.ts). */
+  keyGrants: KeyGrantReads;
 }
 
-export const keptAcrossRequests = (upstreamFeatures = new UpstreamFeatures()): KeptAcrossRequests => ({
+export const keptAcrossRequests = (
+  upstreamFeatures = new UpstreamFeatures(),
+  grantStore: KeyGrants | null = null,
+): KeptAcrossRequests => ({
   pluginTemplates: new PluginTemplates(),
   upstreamFeatures,
+  keyGrants: new KeyGrantReads(grantStore, upstreamFeatures),
 });
 
 /**
@@ -77,6 +87,7 @@ class RequestLoaders implements Loaders {
   #batchExports?: BatchExports;
   #batchExportWrites?: BatchExportWrites;
   #destinations?: Destinations;
+  #keyGrant?: KeyGrantLoader;
 
   /** Writes this request has sent (any method but GET): what was read before one may be stale. */
   #writes = 0;
@@ -89,7 +100,14 @@ class RequestLoaders implements Loaders {
     this.upstream = {
       request: (call) => {
         if (call.method !== 'GET') this.#writes++;
-        return upstream.request(call);
+        const sent = upstream.request(call);
+        if (!kept.keyGrants.store) return sent;
+        // A 403 its grant does not explain: the key is read again (key-grants.ts).
+        return sent.catch((error: unknown) => {
+          const hash = upstream.keyHash();
+          if (hash !== null) kept.keyGrants.heardForbidden(hash, call.path, error);
+          throw error;
+        });
       },
       keyHash: () => upstream.keyHash(),
     };
@@ -150,6 +168,10 @@ class RequestLoaders implements Loaders {
   get batchExportWrites() {
     this.#batchExportWrites ??= new BatchExportWrites(this.upstream, this.batchExports, this.currentProject);
     return this.#batchExportWrites;
+  }
+  get keyGrant() {
+    this.#keyGrant ??= new KeyGrantLoader(this.upstream, this.kept.keyGrants);
+    return this.#keyGrant;
   }
   get destinations() {
     const upstream = this.upstream;

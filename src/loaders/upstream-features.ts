@@ -5,4 +5,6 @@
 export class UpstreamFeatures {
   /** PostHog's advanced_activity_logs (item_ids, scopes): unknown until a request tries it. */
   advancedActivityLogs: boolean | undefined = undefined;
+  /** GET /api/personal_api_keys/@current/ (a key reads its own scopes): learnt as the gateway starts. */
+  personalKeySelf: boolean | undefined = undefined;
 }

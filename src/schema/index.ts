@@ -22,12 +22,14 @@ import './batch-exports/mutations.ts';
 import './destination.ts';
 import './node.ts';
 import './subscription.ts';
+import './viewer.ts';
 import { builder } from './builder.ts';
 import { withPrices } from './cost/sdl.ts';
 import { GATEWAY_DIRECTIVES } from './directives.ts';
 import { readPlainFieldsInline } from './plain-fields.ts';
+import { gateScopes } from './scope-gate.ts';
 
-export const schema = readPlainFieldsInline(builder.toSchema({ directives: GATEWAY_DIRECTIVES }));
+export const schema = gateScopes(readPlainFieldsInline(builder.toSchema({ directives: GATEWAY_DIRECTIVES })));
 
 /**
  * schema.graphql's text: sorted, so that the committed file changes only when the schema does,

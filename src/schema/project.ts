@@ -29,7 +29,11 @@ builder.objectType(ProjectRef, {
         'The project’s global id, always of its numeric id, for `node` and `nodes`. For a project addressed as "@current" it costs one GET /api/projects/@current/ a request (then project:read is needed); a numeric one costs no call.',
         'project:read',
       ),
-      extensions: priced(GLOBAL_ID),
+      // A numeric id asks PostHog nothing: no scope to check (scope-gate.ts).
+      extensions: {
+        ...priced(GLOBAL_ID),
+        scopeGate: (p: unknown) => (p as ProjectRecord).projectId === '@current',
+      },
       resolve: (project, _args, ctx) =>
         mapMaybePromise(ctx.loaders.currentProject.numericId(project.projectId), projectGlobalId),
     }),

@@ -15,6 +15,7 @@ export const PATHS = {
   rearrange: R.rearrange.path,
   activityLog: R.activityLog.path,
   advancedActivityLogs: R.advancedActivityLogs.path,
+  personalApiKeyCurrent: R.personalApiKeyCurrent.path,
   bookmark: R.bookmark.path,
   importantChanges: R.importantChanges.path,
   hogFunctions: R.hogFunctions.path,

@@ -128,6 +128,8 @@ export const ROUTES = {
   rearrange: route(`${P}/pipeline_destination_configs/rearrange/`),
   activityLog: route(`${P}/activity_log/`),
   advancedActivityLogs: route(`${P}/advanced_activity_logs/`),
+  /** The caller's own personal API key (posthog/api/personal_api_key.py, `get_object` on "@current"). */
+  personalApiKeyCurrent: route('/api/personal_api_keys/@current/'),
   bookmark: route(`${P}/activity_log/bookmark_activity_notification/`),
   importantChanges: route(`${P}/activity_log/important_changes/`),
   hogFunctions: route(`${P}/hog_functions/`),

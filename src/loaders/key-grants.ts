@@ -1,0 +1,105 @@
+// The caller's key as PostHog answers it to the key itself (GET /api/personal_api_keys/@current/,
+// posthog/api/personal_api_key.py): what the schema's scope gate (schema/scope-gate.ts) and
+// `viewer` read, so that a field the key may not read fails before its call. Read once per key
+// (one read in flight per key in this process), kept as upstream/keys/grants.ts says; a 401, 403
+// or 404 to the read (an OAuth token, an upstream without the route) is remembered as
+// `unreadable`, and the key's calls then go as without any of this.
+import { GraphQLError } from 'graphql';
+import type { KeyHash } from '../core/caller-key.ts';
+import type { CallerUpstream } from '../upstream/call.ts';
+import { grantOf, grants, type KeyGrant, type KeyGrants, type KnownGrant } from '../upstream/keys/grants.ts';
+import { PATHS } from '../upstream/posthog/paths.ts';
+
+/** Whether a grant holds a scope (the schema's gate asks it: upstream/keys/grants.ts). */
+export { grants } from '../upstream/keys/grants.ts';
+
+import type { UpstreamFeatures } from './upstream-features.ts';
+
+const CURRENT_KEY_PATH = PATHS.personalApiKeyCurrent();
+
+/** Kept per gateway: the memory of grants (null: KEY_SCOPES_REFRESH_MS=0) and the reads in flight. */
+export class KeyGrantReads {
+  readonly inFlight = new Map<KeyHash, Promise<KeyGrant | null>>();
+
+  constructor(
+    readonly store: KeyGrants | null,
+    readonly features: UpstreamFeatures,
+  ) {}
+
+  /**
+   * PostHog answered a call of the key 403. Unless the key's grant explains it (a scope it lacks),
+   * or it is not about the key (a feature the team lacks), the grant is read again next time.
+   */
+  heardForbidden(hash: KeyHash, path: string, error: unknown): void {
+    if (!this.store || path === CURRENT_KEY_PATH || !(error instanceof GraphQLError)) return;
+    const { code, upstream, reason, requiredScope } = error.extensions;
+    if (code !== 'FORBIDDEN' || !upstream || reason === 'FEATURE_NOT_ENABLED') return;
+    const store = this.store;
+    const decide = (known: KnownGrant | undefined) => {
+      if (known === undefined || known === 'unreadable') return;
+      if (typeof requiredScope === 'string' && !grants(known, requiredScope)) return;
+      store.forget(hash);
+    };
+    const known = store.known(hash);
+    if (known instanceof Promise) known.then(decide, () => undefined);
+    else decide(known);
+  }
+}
+
+/** One request's view of its key's grant. */
+export class KeyGrantLoader {
+  private memo: KeyGrant | null | Promise<KeyGrant | null> | undefined;
+
+  constructor(
+    private readonly upstream: CallerUpstream,
+    private readonly reads: KeyGrantReads,
+  ) {}
+
+  /** The key's grant; null when not known (off, no key, not a personal key, no route, a failed read). */
+  grant(): KeyGrant | null | Promise<KeyGrant | null> {
+    if (this.memo === undefined) this.memo = this.load();
+    return this.memo;
+  }
+
+  private load(): KeyGrant | null | Promise<KeyGrant | null> {
+    const { store, features } = this.reads;
+    const hash = this.upstream.keyHash();
+    if (!store || hash === null || features.personalKeySelf === false) return null;
+    const known = store.known(hash);
+    return known instanceof Promise
+      ? known.then(
+          (k) => this.readUnless(hash, k),
+          () => null,
+        )
+      : this.readUnless(hash, known);
+  }
+
+  private readUnless(
+    hash: KeyHash,
+    known: KnownGrant | undefined,
+  ): KeyGrant | null | Promise<KeyGrant | null> {
+    if (known !== undefined) return known === 'unreadable' ? null : known;
+    const { inFlight } = this.reads;
+    let read = inFlight.get(hash);
+    if (!read) {
+      read = this.read(hash).finally(() => inFlight.delete(hash));
+      inFlight.set(hash, read);
+    }
+    return read;
+  }
+
+  private async read(hash: KeyHash): Promise<KeyGrant | null> {
+    const store = this.reads.store!;
+    try {
+      const answer = await this.upstream.request({ method: 'GET', path: CURRENT_KEY_PATH });
+      const grant = grantOf(answer.body);
+      store.remember(hash, grant ?? 'unreadable');
+      return grant;
+    } catch (error) {
+      const upstream = error instanceof GraphQLError ? error.extensions.upstream : undefined;
+      const status = (upstream as { status?: unknown } | undefined)?.status;
+      if (status === 401 || status === 403 || status === 404) store.remember(hash, 'unreadable');
+      return null;
+    }
+  }
+}
