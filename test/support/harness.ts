@@ -78,6 +78,9 @@ export async function startGatewayServer(
     // tests make more calls with one key than PostHog allows a minute.
     UPSTREAM_BUDGET_PER_MINUTE: '0',
     UPSTREAM_BUDGET_PER_HOUR: '0',
+    // Reading each key's own scopes first (one call per key) is off unless a test sets it: many
+    // tests count every upstream call.
+    KEY_SCOPES_REFRESH_MS: '0',
     ...env,
   });
   const logs: string[] = [];
