@@ -7,10 +7,12 @@ import type { Logger } from 'pino';
 import type { Config } from './config/index.ts';
 import { type ContextDeps, createContext, type GatewayContext, type NodeServerContext } from './context.ts';
 import { BoundedCache, MAX_CACHED_TEXT, stringBytes } from './core/bounded-cache.ts';
+import { hashKey } from './core/caller-key.ts';
 import { createMaskError, useStableErrorCodes } from './errors/masking.ts';
 import { usePartialErrors } from './errors/partial-errors.ts';
 import { useJit } from './jit.ts';
 import { useAnswerSizeLimit } from './limits/answer-size.ts';
+import { CostReport } from './limits/cost-report.ts';
 import { useLimits } from './limits/index.ts';
 import { useIntrospectionCache } from './limits/introspection-cache.ts';
 import { useKeyRefusal } from './limits/keyless.ts';
@@ -39,6 +41,7 @@ import { useSseWriter } from './server/sse-writer.ts';
 import { useStreamAccept } from './server/stream-accept.ts';
 import type { SharedApqStore } from './shared-state/apq-store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
+import type { KeyGrants } from './upstream/keys/grants.ts';
 
 export interface GatewayDeps {
   client: UpstreamClient;
@@ -58,6 +61,8 @@ export interface GatewayDeps {
   clusterWorker?: boolean;
   /** What the gateway has learnt of its upstream's routes (gateway.ts asks at start-up). */
   upstreamFeatures?: UpstreamFeatures;
+  /** What each key may do, read from PostHog once per key (upstream/keys/grants.ts); none: not read. */
+  keyGrants?: KeyGrants | null;
   /** APQ registrations shared through Redis (REDIS_URL). */
   sharedApq?: SharedApqStore | null;
 }
@@ -85,7 +90,7 @@ export function createGateway(config: Readonly<Config>, deps: GatewayDeps) {
   const maskError = createMaskError((error, maskedError) => masked.set(maskedError, error), schema);
   const { metrics, listeners, observe } = observabilityFor(config, deps, masked);
   const { live } = deps;
-  const kept = keptAcrossRequests(deps.upstreamFeatures);
+  const kept = keptAcrossRequests(deps.upstreamFeatures, deps.keyGrants ?? null);
   const contextDeps: ContextDeps = {
     client: deps.client,
     requestDeadlineMs: config.requestDeadlineMs,
@@ -134,6 +139,11 @@ interface PluginParts {
 function pluginsOf(config: Readonly<Config>, deps: GatewayDeps, parts: PluginParts) {
   const { metrics, listeners, kept, sharedLiveWork } = parts;
   const { manifest, only } = config.persistedOperations;
+  const costReport = new CostReport({
+    extensions: config.costExtensions,
+    graphqlEndpoint: '/graphql',
+    budgetLeft: (authorization) => deps.client.budgetLeft(hashKey(authorization)),
+  });
   return [
     useRequestId(),
     // A GraphQL answer over GET: `Cache-Control: private, no-store`, `Vary: Authorization`.
@@ -155,7 +165,7 @@ function pluginsOf(config: Readonly<Config>, deps: GatewayDeps, parts: PluginPar
     // CORS off: a browser's preflight hears of CORS_ORIGINS (else yoga's CORS answers it).
     !config.corsOrigins && useCorsOffPreflight(),
     usePersistedOperations({ manifest, only, shared: deps.sharedApq ?? null }),
-    useLimits(config.limits, estimatorFor(kept.upstreamFeatures)),
+    useLimits(config.limits, estimatorFor(kept.upstreamFeatures), costReport),
     // Before anything starts: an answer in parts needs an Accept that carries parts (406).
     useStreamAccept(),
     // No key: one UNAUTHENTICATED for the request when nothing could be answered without one.
@@ -176,6 +186,8 @@ function pluginsOf(config: Readonly<Config>, deps: GatewayDeps, parts: PluginPar
     // Before the records, so that log, metrics and traces have the codes callers see.
     useStableErrorCodes(schema),
     useOperationRecords(listeners),
+    // After what makes or refuses an answer: extensions.cost, and the RateLimit fields over HTTP.
+    costReport.plugin(),
     // A stream of results over SSE: written at a smaller cost per open stream than yoga's.
     useSseWriter(),
     // Last: the WebSocket transport takes its results here, after everything above has seen them.

@@ -17,9 +17,11 @@ import { gatewayListener } from './server/sse-door.ts';
 import { closeTakenConnections } from './server/taken-connection.ts';
 import { attachGraphQLWebSocket } from './server/websocket.ts';
 import { connectSharedState, shareLiveWork } from './shared-state/index.ts';
+import { SharedKeyGrants } from './shared-state/shared-grants.ts';
 import { SharedKeyStanding } from './shared-state/shared-standing.ts';
 import { UpstreamClient } from './upstream/client.ts';
 import { KeyBudget } from './upstream/keys/budget.ts';
+import { type KeyGrants, KeyGrantsHere } from './upstream/keys/grants.ts';
 import { KeyStandingHere, type RememberedStandings } from './upstream/keys/standing.ts';
 import { PATHS } from './upstream/posthog/paths.ts';
 
@@ -76,6 +78,23 @@ export const createUpstreamClient = (
     standing,
   });
 
+/**
+ * Each key's own answer (its scopes), kept KEY_SCOPES_REFRESH_MS and shared through Redis; null
+ * when the setting is 0, or when the upstream, asked without a key, does not route the read.
+ */
+async function readKeyGrants(
+  config: Readonly<Config>,
+  client: UpstreamClient,
+  features: UpstreamFeatures,
+  shared: Awaited<ReturnType<typeof connectSharedState>>,
+): Promise<KeyGrants | null> {
+  const { refreshMs } = config.keyScopes;
+  if (refreshMs === 0) return null;
+  features.personalKeySelf = (await client.routes(PATHS.personalApiKeyCurrent(), 1_000)) ?? undefined;
+  const here = new KeyGrantsHere(refreshMs);
+  return shared ? new SharedKeyGrants(shared.redis, here) : here;
+}
+
 export async function startGateway(
   config: Readonly<Config>,
   options: GatewayOptions,
@@ -103,9 +122,11 @@ export async function startGateway(
   const upstreamFeatures = new UpstreamFeatures();
   const routed = await client.routes(PATHS.advancedActivityLogs(CURRENT_PROJECT), 1_000);
   upstreamFeatures.advancedActivityLogs ??= routed ?? undefined;
+  const keyGrants = await readKeyGrants(config, client, upstreamFeatures, shared);
   const gateway = createGateway(config, {
     client,
     upstreamFeatures,
+    keyGrants,
     logger: options.logger ?? createLogger(config.logLevel),
     graphiqlDemoKey: options.graphiqlDemoKey ?? null,
     graphiqlUpstream: { url: options.upstreamOrigin, demo: options.demo ?? null },

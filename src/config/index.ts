@@ -134,8 +134,12 @@ export interface Config {
    * and an hour); 0 turns a window off. Shared across processes through Redis.
    */
   budget: { perMinute: number; perHour: number };
+  /** COST_EXTENSIONS: each result carries `extensions.cost` (limits/cost-report.ts). */
+  costExtensions: boolean;
   /** How long what PostHog said of a key is remembered (upstream/keys/standing.ts). */
   keyStanding: { acceptedTtlMs: number; refusedTtlMs: number };
+  /** How long a key's own answer (its scopes, upstream/keys/grants.ts) is kept; 0: never read. */
+  keyScopes: { refreshMs: number };
 }
 
 export class ConfigError extends Error {
@@ -215,9 +219,13 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       perMinute: read('UPSTREAM_BUDGET_PER_MINUTE', integer(0, 1_000_000), 480),
       perHour: read('UPSTREAM_BUDGET_PER_HOUR', integer(0, 10_000_000), 4_800),
     }),
+    costExtensions: read('COST_EXTENSIONS', flag, true),
     keyStanding: Object.freeze({
       acceptedTtlMs: read('KEY_ACCEPTED_TTL_MS', integer(1_000, 86_400_000), 600_000),
       refusedTtlMs: read('KEY_REFUSED_TTL_MS', integer(0, 3_600_000), 60_000),
+    }),
+    keyScopes: Object.freeze({
+      refreshMs: read('KEY_SCOPES_REFRESH_MS', integer(0, 86_400_000), 300_000),
     }),
   };
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {

@@ -12,7 +12,11 @@ const CONFIGS = '{ project(projectId: "1") { destinationConfigs(first: 5) { edge
 const MANY_CALLS =
   '{ project(projectId: "1") { destinationConfigs(first: 20) { edges { node { activity(first: 2) { edges { node { id } } } } } } } }';
 
-const budgeted = { UPSTREAM_BUDGET_PER_MINUTE: '480', UPSTREAM_BUDGET_PER_HOUR: '4800' };
+const budgeted = {
+  UPSTREAM_BUDGET_PER_MINUTE: '480',
+  UPSTREAM_BUDGET_PER_HOUR: '4800',
+  COST_EXTENSIONS: 'true',
+};
 
 describe('extensions.cost and the RateLimit fields', () => {
   let h: Harness;

@@ -81,6 +81,8 @@ export async function startGatewayServer(
     // Reading each key's own scopes first (one call per key) is off unless a test sets it: many
     // tests count every upstream call.
     KEY_SCOPES_REFRESH_MS: '0',
+    // extensions.cost on every answer is off unless a test sets it: many tests compare whole answers.
+    COST_EXTENSIONS: 'false',
     ...env,
   });
   const logs: string[] = [];

@@ -129,7 +129,7 @@ describe('the gateway process', () => {
       );
       gateway.child.kill('SIGTERM');
       const answer = await inFlight;
-      expect(await answer.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
+      expect((await answer.json()).data).toEqual({ project: { name: 'Hedgebox (production)' } });
       const [code] = await once(gateway.child, 'exit');
       expect(code).toBe(0);
       await expect(postQuery(url, '{ __typename }')).rejects.toThrow();

@@ -100,14 +100,18 @@ async function answersTheCombinedView(url: string, configs: unknown = 155) {
       query: '{ project(projectId: "@current") { id name destinationConfigs(first: 2) { totalCount } } }',
     }),
   });
-  expect(await response.json()).toEqual({
-    data: {
-      project: {
-        id: expect.any(String),
-        name: 'Hedgebox (production)',
-        destinationConfigs: { totalCount: configs },
-      },
+  const body = await response.json();
+  expect(body.data).toEqual({
+    project: {
+      id: expect.any(String),
+      name: 'Hedgebox (production)',
+      destinationConfigs: { totalCount: configs },
     },
+  });
+  // As deployed, each answer says what it cost upstream.
+  expect(body.extensions.cost).toMatchObject({
+    estimatedCalls: expect.any(Number),
+    calls: expect.any(Number),
   });
 }
 

@@ -68,7 +68,7 @@ it('answers through undici without loading its index', async () => {
     headers: { 'content-type': 'application/json', authorization: 'Bearer phx_full' },
     body: JSON.stringify({ query: '{ project(projectId: "1") { name } }' }),
   });
-  expect(await response.json()).toEqual({ data: { project: { name: 'Hedgebox (production)' } } });
+  expect((await response.json()).data).toEqual({ project: { name: 'Hedgebox (production)' } });
   expect(upstream.requests.map((r) => r.path)).toEqual(['/api/projects/1/']);
 
   gateway.kill('SIGTERM');
