@@ -4,12 +4,14 @@ import type { ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { authorizationOf } from './core/caller-key.ts';
 import { RouteWarnings } from './errors/answer-warnings.ts';
+import { StaleAnswers } from './errors/stale-answers.ts';
 import { upstreamTooLarge } from './limits/too-complex.ts';
 import type { LiveServices } from './live/services.ts';
 import { createLoaders, type KeptAcrossRequests, type Loaders } from './loaders/index.ts';
 import { requestIdOf } from './observability/request-id.ts';
 import type { UpstreamAttempt, UpstreamObserver } from './upstream/call.ts';
 import type { UpstreamClient } from './upstream/client.ts';
+import type { CallPriority } from './upstream/keys/priorities.ts';
 import { routeTemplate } from './upstream/posthog/paths.ts';
 import { ANSWERED, ClientGone, RequestDeadline, RequestSignal } from './upstream/request-signal.ts';
 
@@ -34,13 +36,16 @@ export interface GatewayContext {
   partialErrors: GraphQLError[];
   /** A route PostHog marks as going (Deprecation, Sunset): `extensions.warnings`, once per route. */
   routeWarnings: RouteWarnings;
+  /** Answers kept earlier that served because PostHog could not answer: `extensions.stale`. */
+  staleAnswers: StaleAnswers;
   /** Subscriptions and live queries; null where they are not served. */
   live: LiveServices | null;
   /**
    * A fresh round of work for a long-lived operation (each subscription event, each live
-   * re-run): new loaders (nothing cached from the last round), a new call budget and deadline.
+   * re-run): new loaders (nothing cached from the last round), a new call budget and deadline;
+   * its calls of `priority` in the key's budget (a live re-run's: poller).
    */
-  renew(): void;
+  renew(priority?: CallPriority): void;
   /** The long-lived operation ended. */
   end(): void;
 }
@@ -148,15 +153,17 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
   const observer = deps.observe?.(request, requestId);
 
   /** The upstream client, loaders and call budget of one round of work. */
-  const round = () => {
+  const round = (priority: CallPriority = 'interactive') => {
     const calls: UpstreamCallLog = { calls: 0, attempts: [] };
     const routeWarnings = new RouteWarnings();
+    const staleAnswers = new StaleAnswers();
     const upstream = deps.client.forCaller({
       authorization,
       requestId,
       observer,
       signal: lifetime.signal,
       deadline: Date.now() + deps.requestDeadlineMs,
+      priority,
       beforeCall: () => {
         if (calls.calls >= deps.maxUpstreamCalls) {
           throw upstreamTooLarge(calls.calls + 1, deps.maxUpstreamCalls);
@@ -171,9 +178,10 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
           deps.live?.wake.written(authorization, attempt.path);
         }
       },
+      onStale: ({ path, ageSeconds }) => staleAnswers.add(routeTemplate(path), ageSeconds),
     });
     const partialErrors: GraphQLError[] = [];
-    return { loaders: createLoaders(upstream, deps.kept), calls, partialErrors, routeWarnings };
+    return { loaders: createLoaders(upstream, deps.kept), calls, partialErrors, routeWarnings, staleAnswers };
   };
 
   return {
@@ -183,9 +191,9 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
     ...round(),
     // `this`: yoga hands resolvers a copy of this object (merged with its own context), and
     // the round must be renewed where the resolvers read it.
-    renew(this: GatewayContext) {
+    renew(this: GatewayContext, priority?: CallPriority) {
       lifetime.renew();
-      Object.assign(this, round());
+      Object.assign(this, round(priority));
     },
     end() {
       lifetime.end();

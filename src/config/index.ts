@@ -58,6 +58,12 @@ export interface Config {
     ca: string | null;
     /** A larger answer is refused as malformed, as soon as it is seen to be larger. */
     maxResponseBytes: number;
+    /** UPSTREAM_CACHE_TTL_MS: how long a key's GET answer answers again; 0: none kept. */
+    cacheTtlMs: number;
+    /** UPSTREAM_CACHE_STALE_MS: how old a kept answer may answer when the upstream cannot. */
+    cacheStaleMs: number;
+    /** UPSTREAM_CACHE_MAX_BYTES: what kept answers hold at most. */
+    cacheMaxBytes: number;
   };
   /** One deadline for all the upstream work of a GraphQL request. */
   requestDeadlineMs: number;
@@ -131,9 +137,10 @@ export interface Config {
   } | null;
   /**
    * Upstream requests per key hash at most, as PostHog counts them (sliding windows of a minute
-   * and an hour); 0 turns a window off. Shared across processes through Redis.
+   * and an hour); 0 turns a window off. Shared across processes through Redis. `reservePercent`
+   * of each window no call spends (UPSTREAM_BUDGET_RESERVE_PERCENT; upstream/keys/priorities.ts).
    */
-  budget: { perMinute: number; perHour: number };
+  budget: { perMinute: number; perHour: number; reservePercent: number };
   /** COST_EXTENSIONS: each result carries `extensions.cost` (limits/cost-report.ts). */
   costExtensions: boolean;
   /** How long what PostHog said of a key is remembered (upstream/keys/standing.ts). */
@@ -218,6 +225,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     budget: Object.freeze({
       perMinute: read('UPSTREAM_BUDGET_PER_MINUTE', integer(0, 1_000_000), 480),
       perHour: read('UPSTREAM_BUDGET_PER_HOUR', integer(0, 10_000_000), 4_800),
+      // Of each window, left for the key owner's own use; pollers stop at twice it (priorities.ts).
+      reservePercent: read('UPSTREAM_BUDGET_RESERVE_PERCENT', integer(0, 40), 10),
     }),
     costExtensions: read('COST_EXTENSIONS', flag, true),
     keyStanding: Object.freeze({

@@ -7,11 +7,14 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { type AnswerWarning, type RouteWarnings, takeWarnings } from './answer-warnings.ts';
+import type { StaleAnswers } from './stale-answers.ts';
 
 interface WithPartialErrors {
   partialErrors?: GraphQLError[];
   /** The round's UPSTREAM_DEPRECATED warnings (context.ts). */
   routeWarnings?: RouteWarnings;
+  /** The round's answers served from what was kept (context.ts): `extensions.stale`. */
+  staleAnswers?: StaleAnswers;
 }
 
 function withPending(
@@ -22,7 +25,8 @@ function withPending(
   const warnings = takeWarnings(context);
   const upstream = context.routeWarnings?.pending;
   if (upstream?.length) warnings.push(...upstream.splice(0));
-  if (!pending?.length && warnings.length === 0) return null;
+  const stale = context.staleAnswers?.take() ?? [];
+  if (!pending?.length && warnings.length === 0 && stale.length === 0) return null;
   const added = pending?.splice(0) ?? [];
   const changed: ExecutionResult = added.length
     ? { ...result, errors: [...(result.errors ?? []), ...added] }
@@ -31,6 +35,7 @@ function withPending(
     const before = (result.extensions?.warnings as AnswerWarning[] | undefined) ?? [];
     changed.extensions = { ...result.extensions, warnings: [...before, ...warnings] };
   }
+  if (stale.length) changed.extensions = { ...changed.extensions, stale };
   return changed;
 }
 

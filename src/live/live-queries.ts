@@ -107,7 +107,7 @@ function liveStream(
 
     const rerun = async (first: boolean) => {
       const round = ++rounds;
-      if (!first) context.renew();
+      if (!first) context.renew('poller');
       const result = await run();
       const text = JSON.stringify(result);
       read = resourcesRead(context);
@@ -125,8 +125,10 @@ function liveStream(
         stop();
       }
     };
+    let wakes = 0; // asked so far: one asked while a round's pace is read stands
     const schedule = (ms: number) => {
       if (ended) return;
+      if (ms === 0) wakes++;
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => void wake(), ms);
       timer.unref();
@@ -144,7 +146,9 @@ function liveStream(
         again = false;
         return round(false);
       }
-      schedule(live.settings.liveQueryPollMs);
+      const woken = wakes;
+      const paced = await live.pace.intervalMs(key, 'live_query', live.settings.liveQueryPollMs);
+      if (wakes === woken) schedule(paced);
     };
     const wake = () => round(false);
     (args.contextValue as RelayContext).liveRefresh?.runWith(() => {

@@ -5,6 +5,7 @@ import type { SharedSlots } from '../shared-state/shared-slots.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { ActivitySubscriptions } from './activity/subscriptions.ts';
 import { KeyCheck } from './key-check.ts';
+import { PollPace } from './poll-pace.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
 import { WakeBus } from './wake-bus.ts';
 
@@ -29,6 +30,8 @@ export class LiveServices {
   readonly keyStanding: UpstreamClient['keyStanding'];
   /** Live work starts only for a key PostHog has accepted (key-check.ts). */
   readonly keyCheck: KeyCheck;
+  /** Pollers' intervals, slowed as a key's budget tightens (poll-pace.ts). */
+  readonly pace: PollPace;
 
   constructor(
     client: UpstreamClient,
@@ -38,6 +41,7 @@ export class LiveServices {
   ) {
     this.keyStanding = client.keyStanding;
     this.keyCheck = new KeyCheck(client, settings.maxUnverifiedChecks, settings.requestDeadlineMs);
+    this.pace = new PollPace(client);
     this.slots = new SubscriptionSlots(
       settings.maxSubscriptionsPerKey,
       settings.maxSubscriptions,
@@ -49,6 +53,7 @@ export class LiveServices {
       pollMs: settings.activityPollMs,
       pollDeadlineMs: settings.requestDeadlineMs,
       polling: shared?.polling ?? null,
+      pace: this.pace,
     });
   }
 

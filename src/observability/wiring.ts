@@ -2,9 +2,11 @@
 // masked errors' detail), metrics and the trace, and what observes each upstream attempt.
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
+import type { LiveServices } from '../live/services.ts';
 import type { UpstreamObserver } from '../upstream/call.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { logRepeatedIdsTo } from '../upstream/wire/repeated-ids-log.ts';
+import { registerBudgetMetrics } from './budget-metrics.ts';
 import { clusterMetricsFor } from './cluster-metrics.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { createLogger, logOperation, type MaskedErrors } from './operation-log.ts';
@@ -20,6 +22,8 @@ export interface ObservabilityDeps {
   clusterWorker?: boolean;
   /** Whose shared Redis (REDIS_URL) the log and metrics report on. */
   readiness?: Readiness;
+  /** Whose pollers' intervals the metrics report. */
+  live?: LiveServices;
 }
 
 export interface Observability {
@@ -40,6 +44,10 @@ export function observabilityFor(
   const manifestNames = config.persistedOperations.manifest?.operationNames;
   const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifestNames) : null;
   if (metrics && deps.clusterWorker) metrics.exposition = clusterMetricsFor(metrics.registry);
+  if (metrics) {
+    const paced = registerBudgetMetrics(config.budget, metrics.registry);
+    if (deps.live) deps.live.pace.onPaced = paced;
+  }
   const redis = deps.readiness?.redis ?? null;
   if (redis) reportRedis(redis, logger, metrics);
   const tracing = deps.tracing ?? null;

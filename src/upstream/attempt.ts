@@ -62,7 +62,8 @@ export function stopped(caller: CallerOptions): GraphQLError | null {
   return Date.now() >= caller.deadline ? upstreamTimeout('the request deadline') : null;
 }
 
-function queryString(query: UpstreamCall['query']): string {
+/** The call's query as sent (`?a=1&b=2`; '' for none): part of what tells reads apart. */
+export function queryString(query: UpstreamCall['query']): string {
   let text = '';
   for (const key in query) {
     const value = query[key];

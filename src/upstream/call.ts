@@ -3,6 +3,7 @@
 
 import type { KeyHash } from '../core/caller-key.ts';
 import type { UpstreamDeprecation } from './deprecation.ts';
+import type { CallPriority } from './keys/priorities.ts';
 import type { RequestSignal } from './request-signal.ts';
 import type { RetryReason } from './retry.ts';
 
@@ -91,9 +92,19 @@ export interface CallerOptions {
   signal: RequestSignal;
   /** Epoch ms after which no upstream work is started or awaited. */
   deadline: number;
+  /** Its class in the key's budget (keys/priorities.ts); interactive when not given. */
+  priority?: CallPriority;
   /** Called once before each call (not each retry); throwing refuses it (the upstream-call budget). */
   beforeCall?: (call: UpstreamCall) => void;
   onAttempt?: (attempt: UpstreamAttempt) => void;
+  /** A kept answer served because the upstream could not answer (kept-answers.ts): its path and age. */
+  onStale?: (served: StaleAnswer) => void;
+}
+
+/** An answer kept `ageSeconds` ago that answered a call to `path` the upstream failed. */
+export interface StaleAnswer {
+  path: string;
+  ageSeconds: number;
 }
 
 /** An upstream client bound to one GraphQL request: its caller's key, deadline and signal. */

@@ -18,6 +18,7 @@ import { missingAuthorization } from '../errors/codes.ts';
 import { AttemptFailure, type AttemptSettings, attempt, stopped } from './attempt.ts';
 import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } from './call.ts';
 import { UpstreamConnections } from './connections.ts';
+import { KeptAnswers, type KeptAnswersOptions } from './kept-answers.ts';
 import { type FirstCall, KeyAdmission, newRound, type RoundStanding } from './keys/admission.ts';
 import type { Counted, KeyBudget } from './keys/budget.ts';
 import type { BudgetLeft } from './keys/budget-left.ts';
@@ -28,7 +29,7 @@ import { probe, routes } from './probes.ts';
 import { sleep } from './request-signal.ts';
 import { backoffMs, isRetryableMethod } from './retry.ts';
 
-export interface UpstreamClientOptions {
+export interface UpstreamClientOptions extends Partial<KeptAnswersOptions> {
   origin: string;
   connectTimeoutMs: number;
   headersTimeoutMs: number;
@@ -63,6 +64,8 @@ export class UpstreamClient {
   /** What PostHog said of each key lately (keys/standing.ts): live work reads it too. */
   readonly keyStanding: RememberedStandings;
   private readonly admission: KeyAdmission;
+  /** GET answers kept a short while (kept-answers.ts); null: none kept. */
+  private readonly answers: KeptAnswers | null;
   /** Callers bound so far: each caller's place in line for connections. */
   private callersBound = 0;
 
@@ -82,11 +85,23 @@ export class UpstreamClient {
     const { headersTimeoutMs, bodyTimeoutMs, maxResponseBytes, maxRetryAfterMs } = options;
     const connections = this.connections;
     this.settings = { connections, headersTimeoutMs, bodyTimeoutMs, maxResponseBytes, maxRetryAfterMs };
+    const { cacheTtlMs = 0, cacheStaleMs = 0, cacheMaxBytes = 0 } = options;
+    this.answers = KeptAnswers.of({ cacheTtlMs, cacheStaleMs, cacheMaxBytes });
+  }
+
+  /** The activity log showed a change to `projectId`: no kept answer of it answers again. */
+  changedUpstream(projectId: string): void {
+    this.answers?.changed(projectId);
   }
 
   /** What is left of `key`'s budget in each window, read without spending; null: no budget. */
   budgetLeft(key: KeyHash): Promise<BudgetLeft | null> {
     return this.options.budget?.left(key) ?? Promise.resolve(null);
+  }
+
+  /** How many times its setting a poller of `key` waits now (keys/priorities.ts); 1: no budget. */
+  pollerSlowdown(key: KeyHash): Promise<number> {
+    return this.options.budget?.pollerSlowdown(key) ?? Promise.resolve(1);
   }
 
   /** Calls for one round of a GraphQL request's work; its calls go before those of later ones. */
@@ -97,7 +112,12 @@ export class UpstreamClient {
     const keyOf = () => (key ??= hashKey(caller.authorization!));
     const round = newRound();
     return {
-      request: (call) => this.request(call, caller, order, keyOf, round),
+      request: (call) => {
+        const send = () => this.request(call, caller, order, keyOf, round);
+        return this.answers && caller.authorization
+          ? this.answers.through(call, caller, keyOf, send)
+          : send();
+      },
       keyHash: () => (caller.authorization ? keyOf() : null),
     };
   }
@@ -149,7 +169,7 @@ export class UpstreamClient {
       let counted: Counted | undefined;
       if (budget && !budget.off) {
         // Over the key's budget: wait for room within the deadline, or RATE_LIMITED unsent.
-        const admitted = budget.admit(keyOf(), caller.deadline, caller.signal);
+        const admitted = budget.admit(keyOf(), caller.deadline, caller.signal, caller.priority);
         counted = admitted instanceof Promise ? await admitted : admitted;
         if (stopped(caller)) {
           this.unsent(keyOf, counted);

@@ -107,6 +107,8 @@ export async function startGatewayProcess(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SHUTDOWN_GRACE_MS: '500',
+      // The budget's whole window, as the shared-state tests count it, unless a test sets a reserve.
+      UPSTREAM_BUDGET_RESERVE_PERCENT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

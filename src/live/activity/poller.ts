@@ -46,6 +46,8 @@ export interface PollerOptions {
   pollDeadlineMs: number;
   /** Shared with other processes: links this poller to its lease, position and channel. */
   share?: Share;
+  /** The wait after a poll that found no more, from the setting (live/poll-pace.ts). */
+  pace?: (settingMs: number) => Promise<number>;
 }
 
 /** A subscriber: told of each event; what it returns settles when the event has been taken. */
@@ -151,6 +153,8 @@ export class ActivityPoller {
   private emitAll(events: PollerEvent[]): Promise<unknown> {
     let taken: Promise<unknown> = Promise.resolve();
     for (const event of events) {
+      // A change PostHog logged: what is kept of its project answers no more (kept-answers.ts).
+      if (event.kind === 'entry') this.options.client.changedUpstream(event.entry.projectId);
       const emitted = this.emit(event);
       if (event.kind === 'entry') taken = emitted;
     }
@@ -210,7 +214,9 @@ export class ActivityPoller {
       this.failures = 0;
       const events: PollerEvent[] = leftOut ? [{ kind: 'error', error: catchUpExceeded() }] : [];
       for (const entry of fresh) events.push({ kind: 'entry', entry });
-      return { events, nextMs: more ? 0 : this.options.pollMs, more: more === true, ends: false };
+      const { pace, pollMs } = this.options;
+      const nextMs = more ? 0 : pace ? await pace(pollMs) : pollMs;
+      return { events, nextMs, more: more === true, ends: false };
     } catch (error) {
       const coded = error as GraphQLError;
       const code = String(coded.extensions?.code ?? '');
@@ -229,6 +235,7 @@ export class ActivityPoller {
       authorization,
       signal: this.signal,
       deadline: Date.now() + pollDeadlineMs,
+      priority: 'poller',
     });
     const loaders = createLoaders(upstream);
     const filters = { scope: args.scope, itemId: args.itemId, userId: args.userId };

@@ -14,6 +14,7 @@ import { createLoaders } from '../../loaders/index.ts';
 import type { SharedPolling } from '../../shared-state/shared-polling.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
 import { RequestSignal } from '../../upstream/request-signal.ts';
+import type { PollPace } from '../poll-pace.ts';
 import type { WakeBus } from '../wake-bus.ts';
 import { ActivityCatchUp, type ReadNewestFirst, type ResumePoint } from './catch-up.ts';
 import { catchUpExceeded } from './poll-failures.ts';
@@ -27,6 +28,8 @@ export interface ActivitySubscriptionsOptions {
   pollDeadlineMs: number;
   /** One poller per key and arguments across the processes sharing a Redis. */
   polling?: SharedPolling | null;
+  /** Slows each key's pollers as its budget tightens; the setting alone when not given. */
+  pace?: PollPace;
 }
 
 interface SharedPoller {
@@ -131,6 +134,7 @@ export class ActivitySubscriptions {
         args,
         pollMs: this.options.pollMs,
         pollDeadlineMs: this.options.pollDeadlineMs,
+        pace: this.options.pace ? (ms) => this.options.pace!.intervalMs(key, 'activity', ms) : undefined,
         share: this.options.polling ? (receive) => this.options.polling!.link(key, args, receive) : undefined,
       });
       // Every write is logged in its project's activity.

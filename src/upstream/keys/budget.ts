@@ -13,12 +13,16 @@
 // Only calls sent count: a call admitted that then never goes (its client left while it waited
 // for a connection, its deadline passed) is given back (`refund`), so a backlog of calls that time
 // out in line does not spend the key's budget for the calls after it.
+//
+// Each call has a class (priorities.ts): no class spends the reserve, and pollers stop short of
+// it by as much again, so that interactive calls and writes keep room.
 import type { KeyHash } from '../../core/caller-key.ts';
 import { codedError } from '../../errors/codes.ts';
 import { type RequestSignal, sleep } from '../request-signal.ts';
 import { type BudgetLeft, leftOf, localCounts } from './budget-left.ts';
 import { type KeyState, KeyStates } from './key-states.ts';
-import { refill, type Slice, type SliceSource, sliceLifetimeMs } from './slices.ts';
+import { type CallPriority, holderOf, pollerSlowdown, usableLimits } from './priorities.ts';
+import { refill, type Slice, type SliceHolder, type SliceSource, sliceLifetimeMs } from './slices.ts';
 import type { SlidingWindow } from './sliding-window.ts';
 
 export interface BudgetLimits {
@@ -26,6 +30,8 @@ export interface BudgetLimits {
   perMinute: number;
   /** 0: no limit per hour. */
   perHour: number;
+  /** Percent of each window no call spends (priorities.ts); 0 or absent: none. */
+  reservePercent?: number;
 }
 
 /** How often a call waiting for a shared slice asks again. */
@@ -60,7 +66,8 @@ export class KeyBudget {
    * workers of WORKERS > 1): each then keeps to its share.
    */
   constructor(
-    private readonly limits: BudgetLimits,
+    /** The windows' limits and the reserve, as set. */
+    readonly limits: BudgetLimits,
     private readonly processes = 1,
     private source: SliceSource | null = null,
   ) {
@@ -86,42 +93,59 @@ export class KeyBudget {
     return this.limits.perMinute === 0 && this.limits.perHour === 0;
   }
 
+  /** What `priority`'s calls may spend of each window (priorities.ts). */
+  private usable(priority: CallPriority): BudgetLimits {
+    return usableLimits(this.limits, this.limits.reservePercent ?? 0, priority);
+  }
+
   /**
    * Whether a call of `key` may go now: what it was counted as if it may, or a promise that
    * settles with that when it may (undefined: the signal aborted first, nothing counted), or
    * rejects with RATE_LIMITED when it may not before `deadline`.
    */
-  admit(key: KeyHash, deadline: number, signal: RequestSignal): Counted | Promise<Counted | undefined> {
+  admit(
+    key: KeyHash,
+    deadline: number,
+    signal: RequestSignal,
+    priority: CallPriority = 'interactive',
+  ): Counted | Promise<Counted | undefined> {
     const state = this.keys.of(key);
     const now = Date.now();
-    if (state.pausedUntil > now) return this.waitThenAdmit(key, state.pausedUntil - now, deadline, signal);
+    const again = (waitMs: number) => this.waitThenAdmit(key, waitMs, deadline, signal, priority);
+    if (state.pausedUntil > now) return again(state.pausedUntil - now);
     if (this.source?.healthy) {
-      const { slice } = state;
+      const holder = holderOf(state, priority, this.limits.reservePercent ?? 0);
+      const { slice } = holder;
       if (slice.left > 0 && slice.expires > now) {
         slice.left--;
         this.admitted?.(key, now);
         return slice;
       }
-      return this.refillWithin(key, state, deadline).then((granted) =>
+      return this.refillWithin(key, holder, deadline, priority).then((granted) =>
         // Aborted while Redis was asked: nothing is counted, and nothing will be sent.
         signal.aborted
           ? undefined
           : // null: Redis answered with an error (or is lost): counted alone, reported back later.
             granted === null
-            ? this.admitAlone(key, state, deadline, signal)
+            ? this.admitAlone(key, state, deadline, signal, priority)
             : granted
-              ? this.admit(key, deadline, signal)
-              : this.waitThenAdmit(key, RETRY_SLICE_MS, deadline, signal),
+              ? this.admit(key, deadline, signal, priority)
+              : again(RETRY_SLICE_MS),
       );
     }
-    return this.admitAlone(key, state, deadline, signal);
+    return this.admitAlone(key, state, deadline, signal, priority);
   }
 
   /** The key's refill, or RATE_LIMITED (nothing counted) when it has not come by `deadline`. */
-  private refillWithin(key: KeyHash, state: KeyState, deadline: number): Promise<number | null> {
+  private refillWithin(
+    key: KeyHash,
+    holder: SliceHolder,
+    deadline: number,
+    priority: CallPriority,
+  ): Promise<number | null> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(budgetUnanswered()), Math.max(0, deadline - Date.now()));
-      void refill(this.source!, key, state, this.sliceSize, this.limits).then((granted) => {
+      void refill(this.source!, key, holder, this.sliceSize, this.usable(priority)).then((granted) => {
         clearTimeout(timer);
         resolve(granted);
       });
@@ -159,6 +183,8 @@ export class KeyBudget {
    */
   async left(key: KeyHash): Promise<BudgetLeft | null> {
     if (this.off) return null;
+    // What interactive calls may still spend: the reserve is never theirs.
+    const limits = this.usable('interactive');
     const state = this.keys.peek(key);
     const source = this.source;
     const pausedMs = () => Math.max(0, (state?.pausedUntil ?? 0) - Date.now());
@@ -167,10 +193,19 @@ export class KeyBudget {
       const now = Date.now();
       const slice = state?.slice;
       const unspent = slice && !slice.lapsed && slice.expires > now ? slice.left : 0;
-      if (counts) return leftOf(counts, this.limits, { share: 1, unspent, pausedMs: pausedMs() });
+      if (counts) return leftOf(counts, limits, { share: 1, unspent, pausedMs: pausedMs() });
     }
     const share = this.source?.peers ?? this.processes;
-    return leftOf(localCounts(state, Date.now()), this.limits, { share, unspent: 0, pausedMs: pausedMs() });
+    return leftOf(localCounts(state, Date.now()), limits, { share, unspent: 0, pausedMs: pausedMs() });
+  }
+
+  /**
+   * How many times its setting a poller of `key` waits now (priorities.ts), from what `left`
+   * reads (Redis's counts while shared, so every process paces alike); 1 without a reserve.
+   */
+  async pollerSlowdown(key: KeyHash): Promise<number> {
+    if (this.off || !this.limits.reservePercent) return 1;
+    return pollerSlowdown(await this.left(key));
   }
 
   /** Counting alone: the whole budget, or this process's share of it when Redis is lost. */
@@ -179,10 +214,11 @@ export class KeyBudget {
     state: KeyState,
     deadline: number,
     signal: RequestSignal,
+    priority: CallPriority,
   ): Counted | Promise<Counted | undefined> {
     const now = Date.now();
     const share = this.source?.peers ?? this.processes;
-    const { perMinute, perHour } = this.limits;
+    const { perMinute, perHour } = this.usable(priority);
     const full = (window: SlidingWindow, limit: number) =>
       limit > 0 && window.count(now) >= Math.max(1, Math.floor(limit / share));
     const minuteFull = full(state.minute, perMinute);
@@ -194,7 +230,7 @@ export class KeyBudget {
       return now;
     }
     const waitMs = (minuteFull ? state.minute : state.hour).msUntilRoom(now);
-    return this.waitThenAdmit(key, waitMs, deadline, signal);
+    return this.waitThenAdmit(key, waitMs, deadline, signal, priority);
   }
 
   private async waitThenAdmit(
@@ -202,12 +238,13 @@ export class KeyBudget {
     waitMs: number,
     deadline: number,
     signal: RequestSignal,
+    priority: CallPriority,
   ): Promise<Counted | undefined> {
     if (Date.now() + waitMs >= deadline) throw overBudget(waitMs);
     await sleep(waitMs, signal);
     // Aborted meanwhile: the client says why (stopped()), and sends nothing.
     if (signal.aborted) return undefined;
-    return this.admit(key, deadline, signal);
+    return this.admit(key, deadline, signal, priority);
   }
 
   /** Keys counted now (at most MAX_KEYS). */

@@ -15,6 +15,8 @@ export interface KeyState extends SliceHolder {
   minute: SlidingWindow;
   hour: SlidingWindow;
   pausedUntil: number;
+  /** Pollers' own slice while there is a reserve (priorities.ts); absent until a poller calls. */
+  pollers?: SliceHolder;
 }
 
 export class KeyStates {
@@ -68,7 +70,7 @@ export class KeyStates {
     for (let looked = 0; looked < this.keys.size; looked++) {
       const [key, state] = this.keys.entries().next().value!;
       this.keys.delete(key);
-      if (state.pausedUntil <= now && state.refilling === null) return;
+      if (state.pausedUntil <= now && state.refilling === null && !state.pollers?.refilling) return;
       this.keys.set(key, state);
     }
     this.keys.delete(this.keys.keys().next().value!);
