@@ -1,9 +1,10 @@
 // The caller's key as PostHog answers it to the key itself (GET /api/personal_api_keys/@current/,
 // posthog/api/personal_api_key.py): what the schema's scope gate (schema/scope-gate.ts) and
 // `viewer` read, so that a field the key may not read fails before its call. Read once per key
-// (one read in flight per key in this process), kept as upstream/keys/grants.ts says; a 401, 403
-// or 404 to the read (an OAuth token, an upstream without the route) is remembered as
-// `unreadable`, and the key's calls then go as without any of this.
+// (one read in flight per key in this process), kept as upstream/keys/grants.ts says; a 403 or 404
+// to the read (an OAuth token, an upstream without the route) is remembered as `unreadable`, and
+// the key's calls then go as without any of this. A 401 is not remembered here: the key's refusal
+// is (upstream/keys/standing.ts, bounded), so invented keys do not fill this memory.
 import { GraphQLError } from 'graphql';
 import type { KeyHash } from '../core/caller-key.ts';
 import type { CallerUpstream } from '../upstream/call.ts';
@@ -98,7 +99,7 @@ export class KeyGrantLoader {
     } catch (error) {
       const upstream = error instanceof GraphQLError ? error.extensions.upstream : undefined;
       const status = (upstream as { status?: unknown } | undefined)?.status;
-      if (status === 401 || status === 403 || status === 404) store.remember(hash, 'unreadable');
+      if (status === 403 || status === 404) store.remember(hash, 'unreadable');
       return null;
     }
   }

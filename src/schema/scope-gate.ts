@@ -39,7 +39,7 @@ export function refusalOf(grant: KeyGrant, scopes: readonly string[], projectId:
     const scope = scopes.find((s) => !grants(grant, s))!;
     return codedError(
       'FORBIDDEN',
-      `The API key lacks the scope ${scope}, so this field was not asked of PostHog. Add the scope to the key in PostHog (Settings → Personal API keys).`,
+      `The API key lacks the scope ${scope}, so this field was not asked of PostHog. Add the scope to the key in PostHog (Settings → Personal API keys); the gateway sees it within KEY_SCOPES_REFRESH_MS.`,
       { requiredScope: scope, scope },
     );
   }

@@ -17,6 +17,7 @@ export function corsForOrigins(origins: readonly string[] | null): CorsOption {
     const origin = request.headers.get('origin');
     if (!origin || origin === 'null' || !(anyOrigin || listed.has(origin))) return false;
     // `*` in yoga's list: it answers with the request's own origin and `Vary: Origin`.
-    return { origin: ['*'], credentials: false };
+    // A page reads the budget left from the RateLimit fields (limits/ratelimit-fields.ts).
+    return { origin: ['*'], credentials: false, exposedHeaders: ['RateLimit', 'RateLimit-Policy'] };
   };
 }

@@ -22,6 +22,9 @@ import type { SliceSource } from '../upstream/keys/slices.ts';
 import type { SharedRedis } from './redis.ts';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
 
+/** How long a read of a key's counts (extensions.cost, RateLimit, a poller's pace) waits for Redis. */
+export const COUNTS_WAIT_MS = 250;
+
 /**
  * KEYS: the by-second and by-minute counts, the keys counted. ARGV: want, per minute, per hour,
  * max keys, calls admitted alone (counted now, whatever room is left), a slice's lifetime in
@@ -144,11 +147,21 @@ export class SharedBudget implements SliceSource {
     }
   }
 
-  /** The key's counts in each window as TAKE would see them now; nothing is taken. */
+  /**
+   * The key's counts in each window as TAKE would see them now; nothing is taken. null (the
+   * caller counts alone) when Redis has not answered within COUNTS_WAIT_MS.
+   */
   async counts(key: KeyHash, lifetimeMs: number): Promise<BudgetCounts | null> {
+    let timer: NodeJS.Timeout | undefined;
     try {
       const lifetime = Math.ceil(lifetimeMs / 1000);
-      const answer = (await this.redis.commands.eval(COUNT, 2, ...keysOf(key), lifetime)) as number[];
+      const late = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), COUNTS_WAIT_MS);
+      });
+      const asked = this.redis.commands.eval(COUNT, 2, ...keysOf(key), lifetime) as Promise<number[]>;
+      asked.catch(() => undefined);
+      const answer = await Promise.race([asked, late]);
+      if (!answer) return null;
       const [minute, firstSecond, hour, firstMinute, second] = answer.map(Number) as [
         number,
         number,
@@ -162,6 +175,8 @@ export class SharedBudget implements SliceSource {
       };
     } catch {
       return null;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -1,6 +1,9 @@
 // What each key may do (upstream/keys/grants.ts) shared by every process through Redis:
-// `grants:<key hash>`, the grant as JSON (or "unreadable"), with KEY_SCOPES_REFRESH_MS as its
-// TTL; a 403 the grant did not explain deletes it, in every process at its next read.
+// `grants:<key hash>`, the grant as JSON, with KEY_SCOPES_REFRESH_MS as its TTL. `unreadable` is
+// kept in this process's memory only (bounded): anyone can present credentials that cannot read
+// themselves, and each would otherwise leave a key in Redis. A 403 the grant did not explain
+// deletes it here and in Redis; another process that holds it in its own memory reads it again
+// only once that memory lapses (KEY_SCOPES_REFRESH_MS at most) or after such a 403 of its own.
 //
 // Each process keeps its own memory too and answers from it alone when it holds the key (a
 // key's requests never wait on Redis then); for any other key it asks Redis for GRANTS_WAIT_MS
@@ -28,7 +31,7 @@ export class SharedKeyGrants implements KeyGrants {
 
   remember(hash: KeyHash, known: KnownGrant): void {
     this.here.remember(hash, known);
-    if (!this.redis.healthy) return;
+    if (known === 'unreadable' || !this.redis.healthy) return;
     this.redis.commands
       .set(grantKey(hash), JSON.stringify(known), 'PX', this.here.refreshMs)
       .catch(() => undefined);

@@ -51,6 +51,16 @@ describe.each([
     expect(new Set(vary).size).toBe(vary.length);
   });
 
+  it("lets an allowed origin's page read the RateLimit fields", async () => {
+    const answer = await getQuery(h, { authorization: 'Bearer phx_full', origin: ALLOWED });
+    const exposed = (answer.headers.get('access-control-expose-headers') ?? '')
+      .split(',')
+      .map((v) => v.trim().toLowerCase());
+    expect(exposed).toEqual(expect.arrayContaining(['ratelimit', 'ratelimit-policy']));
+    const other = await getQuery(h, { authorization: 'Bearer phx_full', origin: 'https://evil.example.net' });
+    expect(other.headers.get('access-control-expose-headers')).toBeNull();
+  });
+
   it('a refused GET answer and one without a key are not stored either', async () => {
     for (const answer of [
       await getQuery(h, {}, '{ project(projectId: "1") { name } }'),

@@ -178,8 +178,8 @@ export class KeyBudget {
 
   /**
    * What is left of `key`'s budget in each window (budget-left.ts), read without spending or
-   * making the key recent: from Redis while it is shared, else from this process's counts. null:
-   * both limits off.
+   * making the key recent: from Redis while it is shared and answers within COUNTS_WAIT_MS
+   * (shared-state/shared-budget.ts), else from this process's counts. null: both limits off.
    */
   async left(key: KeyHash): Promise<BudgetLeft | null> {
     if (this.off) return null;

@@ -1,6 +1,7 @@
 // Each key's own answer (its scopes), shared through Redis (shared-state/shared-grants.ts): what
 // one gateway process read of a key, another uses without reading it again, and refuses the
 // fields its scopes cannot serve without an upstream call.
+import { Redis } from 'ioredis';
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayProcess, RedisServer, startGatewayProcess } from '../../support/redis-server.ts';
@@ -53,5 +54,22 @@ describe('the scopes of keys across two gateway processes sharing one Redis', ()
     expect(second.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN', scope: 'hog_function:read' });
     expect(calls(CURRENT)).toBe(1);
     expect(calls('/hog_functions/')).toBe(0);
+  });
+
+  it('a key PostHog refuses (401) leaves no grant in Redis, and is not read again', async () => {
+    const client = new Redis(redis.url);
+    try {
+      const before = await client.keys('*grants:*');
+      const reads = calls(CURRENT);
+      for (const gateway of [a, b, a]) {
+        const answer = await gql(gateway, HOG, 'phx_nobody_issued');
+        expect(answer.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+      }
+      // The refusal is the key standing's (shared, bounded), not a grant's.
+      expect(calls(CURRENT)).toBe(reads + 1);
+      expect(await client.keys('*grants:*')).toEqual(before);
+    } finally {
+      client.disconnect();
+    }
   });
 });
