@@ -111,11 +111,12 @@ export class UpstreamClient {
     let key: KeyHash | null = null;
     const keyOf = () => (key ??= hashKey(caller.authorization!));
     const round = newRound();
+    const refused = () => this.keyStanding.standingHere(keyOf()) === 'refused';
     return {
       request: (call) => {
         const send = () => this.request(call, caller, order, keyOf, round);
         return this.answers && caller.authorization
-          ? this.answers.through(call, caller, keyOf, send)
+          ? this.answers.through(call, caller, keyOf, send, refused)
           : send();
       },
       keyHash: () => (caller.authorization ? keyOf() : null),

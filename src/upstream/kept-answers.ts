@@ -5,9 +5,11 @@
 // - only 2xx answers of GETs about a project are kept; the activity log is not (it is how changes
 //   are seen), nor anything of no project (the key's own answer, the list of projects);
 // - identical reads of one key in flight at once are made once (in this process);
-// - any write through the gateway to a project, and any activity entry the gateway's pollers
-//   deliver for it, drops what is kept of that project, for every key (a project addressed as
-//   `@current` is dropped with every project, and a change to it drops everything);
+// - a write through the gateway that PostHog accepted (or of unknown outcome), and any activity
+//   entry the gateway's pollers deliver, drops what is kept of its project, for every key (a project
+//   addressed as `@current` is dropped with every project, and a change to it drops everything); a
+//   refused write drops nothing; a read ending while a write to its project is pending is not kept;
+// - a key PostHog refused lately is answered by none of its kept answers;
 // - when the upstream answers 429, 5xx or does not answer in time (or the key's budget refuses the
 //   call), an answer kept within UPSTREAM_CACHE_STALE_MS (and not dropped) answers instead, and
 //   the caller is told its age;
@@ -65,6 +67,8 @@ export class KeptAnswers {
   /** Bumped by each change to a project: an entry of an older generation is dropped. */
   private readonly generations = new Map<string, number>();
   private everything = 0;
+  /** Writes sent and not yet answered, each with its project (null: unknown). */
+  private readonly pending = new Set<{ project: string | null }>();
 
   /** null when UPSTREAM_CACHE_TTL_MS is 0. */
   static of(options: KeptAnswersOptions): KeptAnswers | null {
@@ -86,21 +90,39 @@ export class KeptAnswers {
     caller: CallerOptions,
     keyOf: () => KeyHash,
     send: () => Promise<UpstreamResponse>,
+    refused: () => boolean,
   ): Promise<UpstreamResponse> {
-    if (call.method !== 'GET') {
-      // Before (nothing kept answers during the write) and after (nothing read during it is kept).
-      const project = resourceOf(call.path)?.projectId ?? null;
-      this.changed(project);
-      try {
-        return await send();
-      } finally {
-        this.changed(project);
-      }
-    }
+    if (call.method !== 'GET') return this.write(call, send);
     const place = this.place(keyOf(), call);
-    if (!place) return send();
+    if (!place || refused()) return send();
     const onStale = (ageSeconds: number) => caller.onStale?.({ path: call.path, ageSeconds });
     return this.read(place, call, caller, send, onStale);
+  }
+
+  /** Pending while sent (see `keeps`); drops what is kept once accepted or of unknown outcome. */
+  private async write(call: UpstreamCall, send: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+    const write = { project: resourceOf(call.path)?.projectId ?? null };
+    this.pending.add(write);
+    let changed = false;
+    try {
+      const response = await send();
+      changed = response.status < 400;
+      return response;
+    } catch (error) {
+      changed = (error as { extensions?: { writeOutcome?: unknown } }).extensions?.writeOutcome === 'unknown';
+      throw error;
+    } finally {
+      this.pending.delete(write);
+      if (changed) this.changed(write.project);
+    }
+  }
+
+  /** Whether a read begun at `place` is kept: no change since, and no write pending that may make one. */
+  private keeps({ project, generation, everything }: Place): boolean {
+    if (this.generationOf(project) !== generation || this.everything !== everything) return false;
+    const may = (p: string | null) =>
+      p === null || p === project || p === '@current' || project === '@current';
+    return ![...this.pending].some((write) => may(write.project));
   }
 
   /** Where `key`'s answer to `call` is kept; null when it is not kept (see above). */
@@ -172,14 +194,17 @@ export class KeptAnswers {
     caller: CallerOptions,
     send: () => Promise<UpstreamResponse>,
   ): Promise<UpstreamResponse> {
-    const flightId = `${place.id} ${place.everything}:${place.generation}`;
+    // Only reads of one priority class share a call: each class spends its own part of the budget.
+    const flightId = `${place.id} ${place.everything}:${place.generation} ${caller.priority ?? 'interactive'}`;
     const flight = this.inFlight.get(flightId);
     if (!flight) return this.lead(place, flightId, { answer: send(), caller });
     try {
       return answerOf({ ...(await flight.answer), at: 0, place }, call);
     } catch (error) {
-      // The read was its own caller's to stop (gone, past its deadline): this one reads itself.
-      if (!flight.caller.signal.aborted && Date.now() < flight.caller.deadline) throw error;
+      // The read failed as its own caller's (gone, past its deadline, refused by its budget or
+      // its request's call limit): this one reads itself.
+      if (!flight.caller.signal.aborted && Date.now() < flight.caller.deadline && !callersOwn(error))
+        throw error;
       return this.lead(place, flightId, { answer: send(), caller });
     }
   }
@@ -189,10 +214,10 @@ export class KeptAnswers {
     this.inFlight.set(flightId, flight);
     try {
       const response = await flight.answer;
-      if (this.generationOf(place.project) === place.generation && this.everything === place.everything) {
-        const { status, contentType, chunks } = response;
-        this.kept.set(place.id, { status, contentType, chunks, at: Date.now(), place });
-      }
+      const { status, contentType } = response;
+      // One copy, held alone: the answer's chunks are views of the socket's read buffers (call.ts).
+      const chunks = this.keeps(place) ? [Buffer.concat(response.chunks)] : null;
+      if (chunks) this.kept.set(place.id, { status, contentType, chunks, at: Date.now(), place });
       return response;
     } finally {
       if (this.inFlight.get(flightId) === flight) this.inFlight.delete(flightId);
@@ -208,6 +233,12 @@ function upstreamFault(error: unknown): boolean {
   if (!STALE_CODES.has(String(extensions?.code))) return false;
   const status = (extensions?.upstream as { status?: number } | undefined)?.status;
   return status === undefined || status === 429 || status >= 500;
+}
+
+/** A failure of the caller's own limits, not of the read: budget refusal, the request's call limit. */
+function callersOwn(error: unknown): boolean {
+  const extensions = (error as { extensions?: Record<string, unknown> } | null)?.extensions;
+  return extensions?.budget === true || extensions?.reason === 'UPSTREAM_DATA_TOO_LARGE';
 }
 
 const byteLength = (kept: Kept) => kept.chunks.reduce((sum, chunk) => sum + chunk.length, 0);

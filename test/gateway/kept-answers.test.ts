@@ -6,6 +6,7 @@
 
 import type { RequestLogEntry } from 'posthog-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hashKey } from '../../src/core/caller-key.ts';
 import { subscribe } from '../support/clients.ts';
 import { configId, type Harness, startHarness } from '../support/harness.ts';
 import { holdRequests } from '../support/hold-requests.ts';
@@ -20,6 +21,9 @@ const reads = (h: Harness, id = 5): RequestLogEntry[] =>
   h.upstreamCalls({ method: 'GET', path: configPath(id) });
 const nameOf = (body: { data: { project: { destinationConfig: { name: string } } } }) =>
   body.data.project.destinationConfig.name;
+
+const UPDATE =
+  'mutation($id: ID!) { updateDestinationConfig(input: {id: $id, name: "Written"}) { destinationConfig { name } } }';
 
 const THROTTLED = {
   path: 'pipeline_destination_configs',
@@ -126,6 +130,30 @@ describe('answers kept per key', () => {
     expect(reads(h, 9).filter((call) => call.authorization === 'Bearer phx_full')).toHaveLength(2);
     await feed.return();
     feed.dispose();
+  });
+
+  it('drops nothing for a write PostHog refuses, such as one with an invented key', async () => {
+    await h.gql(readOf(10), {}, 'phx_full');
+    const refused = await h.gql(UPDATE, { id: configId('1', 10) }, 'phx_invented');
+    expect(refused.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    await h.gql(readOf(10), {}, 'phx_full');
+    expect(reads(h, 10).filter((call) => call.authorization === 'Bearer phx_full')).toHaveLength(1);
+  });
+
+  it('answers a key PostHog has since refused with none of its kept answers', async () => {
+    const key = hashKey('Bearer phx_read');
+    try {
+      expect((await h.gql(readOf(11), {}, 'phx_read')).body.errors).toBeUndefined();
+      h.upstream.faults.add({ path: configPath(12), action: { kind: 'status', status: 401 }, times: 1 });
+      const refusal = await h.gql(readOf(12), {}, 'phx_read');
+      expect(refusal.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      const after = await h.gql(readOf(11), {}, 'phx_read');
+      expect(after.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      expect(reads(h, 11)).toHaveLength(1);
+    } finally {
+      h.upstream.faults.clear();
+      h.live.keyStanding.noteAccepted(key);
+    }
   });
 });
 
