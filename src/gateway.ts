@@ -16,10 +16,13 @@ import { createHttpServer } from './server/http-server.ts';
 import { gatewayListener } from './server/sse-door.ts';
 import { closeTakenConnections } from './server/taken-connection.ts';
 import { attachGraphQLWebSocket } from './server/websocket.ts';
-import { connectSharedState, shareLiveWork } from './shared-state/index.ts';
+import { connectSharedState, type SharedState, shareLiveWork } from './shared-state/index.ts';
+import { RedisShelf } from './shared-state/redis-shelf.ts';
 import { SharedKeyGrants } from './shared-state/shared-grants.ts';
 import { SharedKeyStanding } from './shared-state/shared-standing.ts';
 import { UpstreamClient } from './upstream/client.ts';
+import { MemoryShelf } from './upstream/kept/memory-shelf.ts';
+import type { Shelf } from './upstream/kept/shelf.ts';
 import { KeyBudget } from './upstream/keys/budget.ts';
 import { type KeyGrants, KeyGrantsHere } from './upstream/keys/grants.ts';
 import { KeyStandingHere, type RememberedStandings } from './upstream/keys/standing.ts';
@@ -70,13 +73,23 @@ export const createUpstreamClient = (
   origin: string,
   budget?: KeyBudget,
   standing: RememberedStandings = new KeyStandingHere(config.keyStanding),
+  shelf?: Shelf,
 ) =>
   new UpstreamClient({
     origin,
     ...config.upstream,
     budget: budget ?? new KeyBudget(config.budget),
     standing,
+    shelf,
   });
+
+/** Kept answers in Redis when there is one (and a cache), so every replica shares them. */
+function keptAnswersShelf(config: Readonly<Config>, shared: SharedState | null): Shelf | undefined {
+  const { cacheTtlMs, cacheStaleMs, cacheMaxBytes } = config.upstream;
+  if (!shared || cacheTtlMs === 0) return undefined;
+  const keepMs = Math.max(cacheTtlMs, cacheStaleMs);
+  return new RedisShelf(shared.redis, new MemoryShelf(cacheMaxBytes), { keepMs, maxBytes: cacheMaxBytes });
+}
 
 /**
  * Each key's own answer (its scopes), kept KEY_SCOPES_REFRESH_MS and shared through Redis; null
@@ -95,18 +108,24 @@ async function readKeyGrants(
   return shared ? new SharedKeyGrants(shared.redis, here) : here;
 }
 
+/** The upstream client of a process, with what it shares through Redis when there is one. */
+function upstreamClientOf(config: Readonly<Config>, options: GatewayOptions, shared: SharedState | null) {
+  // Workers without a Redis to count together each keep to their share of a key's budget.
+  const budget = new KeyBudget(config.budget, options.clusterWorker && !config.redis ? config.workers : 1);
+  // What PostHog said of each key lately: shared through Redis when there is one.
+  const standingHere = new KeyStandingHere(config.keyStanding);
+  const standing = shared ? new SharedKeyStanding(shared.redis, standingHere) : standingHere;
+  const shelf = keptAnswersShelf(config, shared);
+  return { client: createUpstreamClient(config, options.upstreamOrigin, budget, standing, shelf), budget };
+}
+
 export async function startGateway(
   config: Readonly<Config>,
   options: GatewayOptions,
 ): Promise<RunningGateway> {
   // First, so that a Redis that does not answer stops start-up before anything listens.
   const shared = await connectSharedState(config.redis, config.live.maxSubscriptionsPerKey);
-  // Workers without a Redis to count together each keep to their share of a key's budget.
-  const budget = new KeyBudget(config.budget, options.clusterWorker && !config.redis ? config.workers : 1);
-  // What PostHog said of each key lately: shared through Redis when there is one.
-  const standingHere = new KeyStandingHere(config.keyStanding);
-  const standing = shared ? new SharedKeyStanding(shared.redis, standingHere) : standingHere;
-  const client = createUpstreamClient(config, options.upstreamOrigin, budget, standing);
+  const { client, budget } = upstreamClientOf(config, options, shared);
   const readiness = new Readiness(client, shared?.redis ?? null);
   const tracing = await loadTracing(config);
   const live = new LiveServices(

@@ -26,7 +26,7 @@ export function readUpstream(read: Read) {
       integer(1_024, 1024 * 1024 * 1024),
       32 * 1024 * 1024,
     ),
-    // GET answers kept per key (upstream/kept-answers.ts); 0: none kept.
+    // GET answers kept per key (upstream/kept/answers.ts); 0: none kept.
     cacheTtlMs: read('UPSTREAM_CACHE_TTL_MS', integer(0, 3_600_000), 0),
     cacheStaleMs: read('UPSTREAM_CACHE_STALE_MS', integer(0, 86_400_000), 300_000),
     cacheMaxBytes: read(

@@ -1,5 +1,5 @@
 // Answers served from what the gateway kept because PostHog could not answer (429, 5xx, no answer
-// in time: upstream/kept-answers.ts): usePartialErrors (partial-errors.ts) adds them to the answer
+// in time: upstream/kept/answers.ts): usePartialErrors (partial-errors.ts) adds them to the answer
 // as `extensions.stale`, an array of {route, age}: the route template the fields were read through
 // and how many seconds old the answer served was (the oldest, when one route served several).
 

@@ -97,7 +97,7 @@ export interface CallerOptions {
   /** Called once before each call (not each retry); throwing refuses it (the upstream-call budget). */
   beforeCall?: (call: UpstreamCall) => void;
   onAttempt?: (attempt: UpstreamAttempt) => void;
-  /** A kept answer served because the upstream could not answer (kept-answers.ts): its path and age. */
+  /** A kept answer served because the upstream could not answer (upstream/kept/answers.ts): its path and age. */
   onStale?: (served: StaleAnswer) => void;
 }
 

@@ -13,12 +13,14 @@
 //   (unverified-share.ts);
 // - is made by attempt.ts; this file is the loop around attempts and the client's lifetime. The
 //   keyless probes of readiness and routing are probes.ts's.
+import { collectionOfScope } from '../core/activity-scopes.ts';
 import { hashKey, type KeyHash } from '../core/caller-key.ts';
 import { missingAuthorization } from '../errors/codes.ts';
 import { AttemptFailure, type AttemptSettings, attempt, stopped } from './attempt.ts';
 import type { CallerOptions, CallerUpstream, UpstreamCall, UpstreamResponse } from './call.ts';
 import { UpstreamConnections } from './connections.ts';
-import { KeptAnswers, type KeptAnswersOptions } from './kept-answers.ts';
+import { KeptAnswers, type KeptAnswersOptions } from './kept/answers.ts';
+import type { Shelf } from './kept/shelf.ts';
 import { type FirstCall, KeyAdmission, newRound, type RoundStanding } from './keys/admission.ts';
 import type { Counted, KeyBudget } from './keys/budget.ts';
 import type { BudgetLeft } from './keys/budget-left.ts';
@@ -53,6 +55,8 @@ export interface UpstreamClientOptions extends Partial<KeptAnswersOptions> {
   unverifiedMaxInFlight?: number | null;
   /** What PostHog said of each key lately; this process's own memory when not given. */
   standing?: RememberedStandings;
+  /** Where kept answers are held (kept/shelf.ts); this process's memory when not given. */
+  shelf?: Shelf;
 }
 
 export class UpstreamClient {
@@ -64,7 +68,7 @@ export class UpstreamClient {
   /** What PostHog said of each key lately (keys/standing.ts): live work reads it too. */
   readonly keyStanding: RememberedStandings;
   private readonly admission: KeyAdmission;
-  /** GET answers kept a short while (kept-answers.ts); null: none kept. */
+  /** GET answers kept a short while (kept/answers.ts); null: none kept. */
   private readonly answers: KeptAnswers | null;
   /** Callers bound so far: each caller's place in line for connections. */
   private callersBound = 0;
@@ -86,12 +90,15 @@ export class UpstreamClient {
     const connections = this.connections;
     this.settings = { connections, headersTimeoutMs, bodyTimeoutMs, maxResponseBytes, maxRetryAfterMs };
     const { cacheTtlMs = 0, cacheStaleMs = 0, cacheMaxBytes = 0 } = options;
-    this.answers = KeptAnswers.of({ cacheTtlMs, cacheStaleMs, cacheMaxBytes });
+    this.answers = KeptAnswers.of({ cacheTtlMs, cacheStaleMs, cacheMaxBytes }, options.shelf);
   }
 
-  /** The activity log showed a change to `projectId`: no kept answer of it answers again. */
-  changedUpstream(projectId: string): void {
-    this.answers?.changed(projectId);
+  /**
+   * The activity log showed a change of `scope` (PostHog's name of what changed) to `projectId`:
+   * no kept answer of that resource answers again (of the whole project, for a scope not known).
+   */
+  changedUpstream(projectId: string, scope: string | null): void {
+    this.answers?.changed(projectId, collectionOfScope(scope));
   }
 
   /** What is left of `key`'s budget in each window, read without spending; null: no budget. */

@@ -1,4 +1,4 @@
-// GET answers kept per key (UPSTREAM_CACHE_TTL_MS, upstream/kept-answers.ts), counted in the
+// GET answers kept per key (UPSTREAM_CACHE_TTL_MS, upstream/kept/answers.ts), counted in the
 // reference upstream's request log: a repeated read spends no call; two keys of one project never
 // share an entry; a write through the gateway and a change PostHog logs drop what is kept; a 429
 // is answered by a kept answer within UPSTREAM_CACHE_STALE_MS, marked in `extensions.stale`, and

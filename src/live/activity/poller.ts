@@ -153,8 +153,9 @@ export class ActivityPoller {
   private emitAll(events: PollerEvent[]): Promise<unknown> {
     let taken: Promise<unknown> = Promise.resolve();
     for (const event of events) {
-      // A change PostHog logged: what is kept of its project answers no more (kept-answers.ts).
-      if (event.kind === 'entry') this.options.client.changedUpstream(event.entry.projectId);
+      // A change PostHog logged: what is kept of the resource answers no more (upstream/kept/answers.ts).
+      if (event.kind === 'entry')
+        this.options.client.changedUpstream(event.entry.projectId, event.entry.scope);
       const emitted = this.emit(event);
       if (event.kind === 'entry') taken = emitted;
     }

@@ -1,7 +1,9 @@
 // ActivityLogEntry, its connection over the upstream's cursor list, and the Project field that
 // reaches it. Who made an entry: activity-user.ts; important changes and the bookmark:
 // activity-notifications.ts.
+
 import type { GatewayContext } from '../../context.ts';
+import { ACTIVITY_SCOPES } from '../../core/activity-scopes.ts';
 import { configIdFromText } from '../../core/ids.ts';
 import { mapMaybePromise } from '../../core/maybe-promise.ts';
 import { isNotFound } from '../../errors/codes.ts';
@@ -24,7 +26,7 @@ import { listAnswersSuffice } from '../selection.ts';
 import { ActivityLogFilterInput } from './log-filter.ts';
 
 /** The scope PostHog writes on entries about a destination config. */
-export const CONFIG_SCOPE = 'PluginConfig';
+export const CONFIG_SCOPE = ACTIVITY_SCOPES.pipeline_destination_configs;
 
 builder.objectType(ActivityLogEntryRef, {
   description: 'One entry of a project’s activity log: who did what to which item.',

@@ -3,6 +3,7 @@
 // reach it, its activity and its cross-link from the activity log. Its runs and backfills:
 // batch-export-runs.ts; its mutations: batch-export-mutations.ts.
 
+import { ACTIVITY_SCOPES } from '../../core/activity-scopes.ts';
 import { uuidFromText, validateUuid } from '../../core/ids.ts';
 import { mapMaybePromise } from '../../core/maybe-promise.ts';
 import { isNotFound } from '../../errors/codes.ts';
@@ -25,7 +26,7 @@ import {
 import { needsScopes } from '../scopes.ts';
 
 /** The scope PostHog writes on entries about a batch export. */
-export const BATCH_EXPORT_SCOPE = 'BatchExport';
+export const BATCH_EXPORT_SCOPE = ACTIVITY_SCOPES.batch_exports;
 
 builder.objectType(BatchExportRef, {
   description:

@@ -2,6 +2,8 @@
 // 2024, its template and status, and its activity. Where it is read from: hog-function-lists.ts;
 // its logs and metrics: hog-function-runs.ts; its template: hog-function-template.ts. A secret
 // input reads {"secret": true} (normalize-hog-function.ts).
+
+import { ACTIVITY_SCOPES } from '../../core/activity-scopes.ts';
 import { mapMaybePromise } from '../../core/maybe-promise.ts';
 import type { HogFunctionRecord } from '../../upstream/posthog/records.ts';
 import { ActivityLogConnection, activityConnection } from '../activity/log.ts';
@@ -23,7 +25,7 @@ import {
 import { needsScopes } from '../scopes.ts';
 
 /** The scope PostHog writes on entries about a hog function. */
-export const HOG_FUNCTION_SCOPE = 'HogFunction';
+export const HOG_FUNCTION_SCOPE = ACTIVITY_SCOPES.hog_functions;
 
 const STATUS_NAMES: Record<number, string> = {
   0: 'unknown',

@@ -75,6 +75,8 @@ export interface Resource {
   projectId: string;
   /** The config the path is about; null for a list, the activity log or the project. */
   configId: number | null;
+  /** The collection after the project (`hog_functions`, `batch_exports`, …); null: the project. */
+  collection: string | null;
 }
 
 /** The resource a path built by PATHS is about; null for a path of no project (or no route). */
@@ -85,5 +87,7 @@ export function resourceOf(path: string): Resource | null {
   const config = Object.keys(found.params).find(
     (name) => found.collections[name] === 'pipeline_destination_configs',
   );
-  return { projectId, configId: config === undefined ? null : Number(found.params[config]) };
+  const parts = found.template.split('/');
+  const collection = parts[parts.indexOf(':project_id') + 1] || null;
+  return { projectId, configId: config === undefined ? null : Number(found.params[config]), collection };
 }
