@@ -10,17 +10,18 @@
 //   addressed as `@current` is dropped with every project, and a change to it drops everything); a
 //   refused write drops nothing; a read ending while a write to its project is pending is not kept;
 // - a key PostHog refused lately is answered by none of its kept answers;
+// - an answer whose head said its route is going keeps saying so: each caller it answers (kept,
+//   joined or stale) is told (`onKeptDeprecation`), as the one that read it was;
 // - when the upstream answers 429, 5xx or does not answer in time (or the key's budget refuses the
 //   call), an answer kept within UPSTREAM_CACHE_STALE_MS (and not dropped) answers instead, and
 //   the caller is told its age;
 // - bounded in bytes (UPSTREAM_CACHE_MAX_BYTES), least recently used first out.
 import { BoundedCache, stringBytes } from '../core/bounded-cache.ts';
 import type { KeyHash } from '../core/caller-key.ts';
-import { malformedUpstreamBody } from '../errors/codes.ts';
 import { queryString } from './attempt.ts';
 import type { CallerOptions, UpstreamCall, UpstreamResponse } from './call.ts';
+import { byteLength, type Kept, type Place, served } from './kept-answer.ts';
 import { resourceOf, routeTemplate } from './posthog/paths.ts';
-import { decodeUtf8 } from './wire/answer-body.ts';
 
 export interface KeptAnswersOptions {
   /** How long an answer answers again; 0: nothing is kept. */
@@ -29,22 +30,6 @@ export interface KeptAnswersOptions {
   cacheStaleMs: number;
   /** The bytes all kept answers hold at most. */
   cacheMaxBytes: number;
-}
-
-/** Where a GET's answer is kept, and what was known of its project when the read began. */
-export interface Place {
-  id: string;
-  project: string;
-  generation: number;
-  everything: number;
-}
-
-interface Kept {
-  status: number;
-  contentType: string;
-  chunks: readonly Buffer[];
-  at: number;
-  place: Place;
 }
 
 interface Flight {
@@ -145,7 +130,7 @@ export class KeptAnswers {
     onStale: (ageSeconds: number) => void,
   ): Promise<UpstreamResponse> {
     const kept = this.valid(place.id);
-    if (kept && Date.now() - kept.at < this.options.cacheTtlMs) return answerOf(kept, call);
+    if (kept && Date.now() - kept.at < this.options.cacheTtlMs) return served(kept, call, caller);
     try {
       return await this.shared(place, call, caller, send);
     } catch (error) {
@@ -153,7 +138,7 @@ export class KeptAnswers {
       const ageMs = stale ? Date.now() - stale.at : Number.POSITIVE_INFINITY;
       if (!stale || ageMs >= this.options.cacheStaleMs || !upstreamFault(error)) throw error;
       onStale(Math.floor(ageMs / 1000));
-      return answerOf(stale, call);
+      return served(stale, call, caller);
     }
   }
 
@@ -199,7 +184,8 @@ export class KeptAnswers {
     const flight = this.inFlight.get(flightId);
     if (!flight) return this.lead(place, flightId, { answer: send(), caller });
     try {
-      return answerOf({ ...(await flight.answer), at: 0, place }, call);
+      const { status, contentType, chunks, deprecation = null } = await flight.answer;
+      return served({ status, contentType, chunks, deprecation, at: 0, place }, call, caller);
     } catch (error) {
       // The read failed as its own caller's (gone, past its deadline, refused by its budget or
       // its request's call limit): this one reads itself.
@@ -214,10 +200,11 @@ export class KeptAnswers {
     this.inFlight.set(flightId, flight);
     try {
       const response = await flight.answer;
-      const { status, contentType } = response;
+      const { status, contentType, deprecation = null } = response;
       // One copy, held alone: the answer's chunks are views of the socket's read buffers (call.ts).
       const chunks = this.keeps(place) ? [Buffer.concat(response.chunks)] : null;
-      if (chunks) this.kept.set(place.id, { status, contentType, chunks, at: Date.now(), place });
+      if (chunks)
+        this.kept.set(place.id, { status, contentType, chunks, deprecation, at: Date.now(), place });
       return response;
     } finally {
       if (this.inFlight.get(flightId) === flight) this.inFlight.delete(flightId);
@@ -239,20 +226,4 @@ function upstreamFault(error: unknown): boolean {
 function callersOwn(error: unknown): boolean {
   const extensions = (error as { extensions?: Record<string, unknown> } | null)?.extensions;
   return extensions?.budget === true || extensions?.reason === 'UPSTREAM_DATA_TOO_LARGE';
-}
-
-const byteLength = (kept: Kept) => kept.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-
-/** A kept answer as the call asks it: its body parsed anew, so no reader shares another's objects. */
-function answerOf(kept: Kept, call: UpstreamCall): UpstreamResponse {
-  const { status, contentType, chunks } = kept;
-  if (call.parseAnswer === false) return { status, contentType, body: null, chunks };
-  const text = decodeUtf8(chunks);
-  if (text.length === 0 || !/\bjson\b/i.test(contentType))
-    return { status, contentType, body: text || null, chunks };
-  try {
-    return { status, contentType, body: JSON.parse(text), chunks };
-  } catch {
-    throw malformedUpstreamBody();
-  }
 }
