@@ -179,6 +179,7 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
         }
       },
       onStale: ({ path, ageSeconds }) => staleAnswers.add(routeTemplate(path), ageSeconds),
+      onKeptDeprecation: (path, deprecation) => routeWarnings.add(routeTemplate(path), deprecation),
     });
     const partialErrors: GraphQLError[] = [];
     return { loaders: createLoaders(upstream, deps.kept), calls, partialErrors, routeWarnings, staleAnswers };

@@ -45,7 +45,9 @@ export function observabilityFor(
   const metrics = config.metrics.enabled ? new GatewayMetrics(deps.client, manifestNames) : null;
   if (metrics && deps.clusterWorker) metrics.exposition = clusterMetricsFor(metrics.registry);
   if (metrics) {
-    const paced = registerBudgetMetrics(config.budget, metrics.registry);
+    const paced = registerBudgetMetrics(config.budget, metrics.registry, () =>
+      deps.client.budgetFewestLeft(),
+    );
     if (deps.live) deps.live.pace.onPaced = paced;
   }
   const redis = deps.readiness?.redis ?? null;

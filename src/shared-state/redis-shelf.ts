@@ -17,11 +17,7 @@ const flightKey = (flight: string) => `{kept}:f:${digest(flight)}`;
 const generationKey = (name: string) => `{kept}:g:${name}`;
 const BOUND_KEYS = ['{kept}:index', '{kept}:total', '{kept}:sizes'];
 
-interface Meta {
-  status: number;
-  contentType: string;
-  at: number;
-}
+type Meta = Omit<KeptAnswer, 'body'>;
 
 export class RedisShelf implements Shelf {
   /** A change was counted only here while Redis was lost: Redis drops everything when it is back. */
@@ -52,9 +48,9 @@ export class RedisShelf implements Shelf {
       this.here.put(place, answer);
       return;
     }
-    const { status, contentType, at } = answer;
+    const { status, contentType, deprecation, at } = answer;
     const keys = [entryKey(place.id), ...place.generations.map(generationKey), ...BOUND_KEYS];
-    const meta = JSON.stringify({ status, contentType, at } satisfies Meta);
+    const meta = JSON.stringify({ status, contentType, deprecation, at } satisfies Meta);
     const args = [place.seen, meta, answer.body, this.options.keepMs, Date.now(), this.options.maxBytes];
     this.redis.commands.eval(PUT, keys.length, ...keys, ...args).catch(() => undefined);
   }

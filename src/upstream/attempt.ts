@@ -6,7 +6,7 @@ import { malformedUpstreamBody, upstreamTimeout } from '../errors/codes.ts';
 import type { CallerOptions, UpstreamCall, UpstreamResponse } from './call.ts';
 import { CLIENT_HEADER, GATEWAY_CLIENT, isWrite } from './client-name.ts';
 import type { UpstreamConnections } from './connections.ts';
-import { deprecationOf } from './deprecation.ts';
+import { deprecationOf, type UpstreamDeprecation } from './deprecation.ts';
 import {
   mayHaveReachedUpstream,
   transportError,
@@ -107,6 +107,8 @@ export async function attempt(
   let status: number | null = null;
   let errorCode: string | null = null;
   let exchange: Exchange | null = null;
+  /** Read once from a 2xx answer's head (it goes with the answer, kept or not). */
+  let notice: UpstreamDeprecation | null | undefined;
   try {
     exchange = new Exchange(
       settings.connections.pool,
@@ -144,7 +146,8 @@ export async function attempt(
       return failure;
     }
     const parsed = call.parseAnswer === false ? null : parseBody(decodeUtf8(chunks), contentType);
-    return { status, contentType, body: parsed, chunks };
+    notice = deprecationOf(response.headers);
+    return { status, contentType, body: parsed, chunks, deprecation: notice };
   } catch (error) {
     // The head's status when the failure came after it (mid-body), for the log and the metrics.
     status = exchange?.status ?? null;
@@ -168,7 +171,7 @@ export async function attempt(
   } finally {
     const durationMs = performance.now() - started;
     // Any answer's head, a refusal's too: an empty object until the head came.
-    const deprecation = exchange ? deprecationOf(exchange.headers) : null;
+    const deprecation = notice !== undefined ? notice : exchange ? deprecationOf(exchange.headers) : null;
     caller.onAttempt?.({ method: call.method, path: call.path, status, durationMs, deprecation });
     observation?.finished({ status, errorCode, durationMs, deprecation });
   }

@@ -41,6 +41,8 @@ export interface UpstreamResponse {
    * mark-compact).
    */
   chunks: readonly Buffer[];
+  /** What the answer's head said of its route's end (deprecation.ts): kept with a kept answer. */
+  deprecation?: UpstreamDeprecation | null;
 }
 
 /** What one attempt did, for the operation log and the upstream-call budget. */
@@ -99,6 +101,11 @@ export interface CallerOptions {
   onAttempt?: (attempt: UpstreamAttempt) => void;
   /** A kept answer served because the upstream could not answer (upstream/kept/answers.ts): its path and age. */
   onStale?: (served: StaleAnswer) => void;
+  /**
+   * An answer of `path` this caller did not read itself (kept, or a read in flight it joined:
+   * kept/answers.ts) whose head said its route is going: onAttempt told only the reader.
+   */
+  onKeptDeprecation?: (path: string, deprecation: UpstreamDeprecation) => void;
 }
 
 /** An answer kept `ageSeconds` ago that answered a call to `path` the upstream failed. */

@@ -23,7 +23,7 @@ import { KeptAnswers, type KeptAnswersOptions } from './kept/answers.ts';
 import type { Shelf } from './kept/shelf.ts';
 import { type FirstCall, KeyAdmission, newRound, type RoundStanding } from './keys/admission.ts';
 import type { Counted, KeyBudget } from './keys/budget.ts';
-import type { BudgetLeft } from './keys/budget-left.ts';
+import { type BudgetLeft, type FewestLeft, fewestRecent } from './keys/budget-left.ts';
 import { KeyStandingHere, type RememberedStandings } from './keys/standing.ts';
 import { CallSlots } from './keys/unverified-share.ts';
 import { OldestFirstGate } from './oldest-first.ts';
@@ -104,6 +104,12 @@ export class UpstreamClient {
   /** What is left of `key`'s budget in each window, read without spending; null: no budget. */
   budgetLeft(key: KeyHash): Promise<BudgetLeft | null> {
     return this.options.budget?.left(key) ?? Promise.resolve(null);
+  }
+
+  /** Per window, the fewest calls any key had left as last read (metrics); null: no budget. */
+  budgetFewestLeft(): FewestLeft | null {
+    const budget = this.options.budget;
+    return budget && !budget.off ? fewestRecent(budget.keys.values(), Date.now()) : null;
   }
 
   /** How many times its setting a poller of `key` waits now (keys/priorities.ts); 1: no budget. */

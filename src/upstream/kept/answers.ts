@@ -13,6 +13,8 @@
 //   shelf; a refused write drops nothing; a read ending while a write to its project is pending
 //   in this process is not kept;
 // - a key PostHog refused lately is answered by none of its kept answers;
+// - an answer whose head said its route is going keeps saying so: each caller it answers (kept,
+//   joined or stale) is told (`onKeptDeprecation`), as the one that read it was;
 // - when the upstream answers 429, 5xx or does not answer in time (or the key's budget refuses the
 //   call), an answer kept within UPSTREAM_CACHE_STALE_MS (and not dropped) answers instead, and
 //   the caller is told its age;
@@ -22,7 +24,7 @@ import { queryString } from '../attempt.ts';
 import type { CallerOptions, UpstreamCall, UpstreamResponse } from '../call.ts';
 import { resourceOf, routeTemplate } from '../posthog/paths.ts';
 import { followRead } from './follow.ts';
-import { answerOf, callersOwn, keptOf, upstreamFault } from './kept-answer.ts';
+import { callersOwn, keptOf, served, upstreamFault } from './kept-answer.ts';
 import { MemoryShelf } from './memory-shelf.ts';
 import { bumpedBy, generationsOf, type Place, type Shelf } from './shelf.ts';
 
@@ -116,7 +118,8 @@ export class KeptAnswers {
     send: () => Promise<UpstreamResponse>,
   ): Promise<UpstreamResponse> {
     const look = await this.shelf.look(target.id, target.generations);
-    if (look.kept && Date.now() - look.kept.at < this.options.cacheTtlMs) return answerOf(look.kept, call);
+    if (look.kept && Date.now() - look.kept.at < this.options.cacheTtlMs)
+      return served(look.kept, call, caller);
     const place: Place = { ...target, seen: look.seen };
     try {
       return await this.shared(place, target.project, call, caller, send);
@@ -126,7 +129,7 @@ export class KeptAnswers {
       const ageMs = stale ? Date.now() - stale.at : Number.POSITIVE_INFINITY;
       if (!stale || ageMs >= this.options.cacheStaleMs) throw error;
       caller.onStale?.({ path: call.path, ageSeconds: Math.floor(ageMs / 1000) });
-      return answerOf(stale, call);
+      return served(stale, call, caller);
     }
   }
 
@@ -143,7 +146,7 @@ export class KeptAnswers {
     const flight = this.inFlight.get(flightId);
     if (!flight) return this.lead(place, project, flightId, call, caller, send);
     try {
-      return answerOf(keptOf(await flight.answer, 0), call);
+      return served(keptOf(await flight.answer, 0), call, caller);
     } catch (error) {
       // The read failed as its own caller's (gone, past its deadline, refused by its budget or
       // its request's call limit): this one reads itself.
@@ -186,7 +189,7 @@ export class KeptAnswers {
       claimed = await shelf.claim(flightId, Math.max(1, caller.deadline - Date.now()));
       if (!claimed) {
         const theirs = await followRead(shelf, place, flightId, caller, this.options.cacheTtlMs);
-        if (theirs) return answerOf(theirs, call);
+        if (theirs) return served(theirs, call, caller);
       }
     }
     try {

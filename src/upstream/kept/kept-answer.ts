@@ -1,6 +1,6 @@
 // A kept answer as each reader gets it, and which failures a kept answer may stand in for.
 import { malformedUpstreamBody } from '../../errors/codes.ts';
-import type { UpstreamResponse } from '../call.ts';
+import type { CallerOptions, UpstreamCall, UpstreamResponse } from '../call.ts';
 import { decodeUtf8 } from '../wire/answer-body.ts';
 import type { KeptAnswer } from './shelf.ts';
 
@@ -22,20 +22,25 @@ export function callersOwn(error: unknown): boolean {
 
 /** An upstream answer as kept: its bytes copied once, so it holds no socket's buffer. */
 export function keptOf(response: UpstreamResponse, at: number): KeptAnswer {
-  const { status, contentType, chunks } = response;
-  return { status, contentType, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), at };
+  const { status, contentType, chunks, deprecation = null } = response;
+  const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  return { status, contentType, body, deprecation, at };
 }
 
-/** A kept answer as the call asks it: its body parsed anew, so no reader shares another's objects. */
-export function answerOf(kept: KeptAnswer, call: { parseAnswer?: boolean }): UpstreamResponse {
-  const { status, contentType, body } = kept;
+/**
+ * A kept (or joined) answer as `call` asks it, its body parsed anew so that no reader shares
+ * another's objects; `caller` is told of its route's end as the one that read it was.
+ */
+export function served(kept: KeptAnswer, call: UpstreamCall, caller: CallerOptions): UpstreamResponse {
+  const { status, contentType, body, deprecation } = kept;
+  if (deprecation) caller.onKeptDeprecation?.(call.path, deprecation);
   const chunks = [body];
-  if (call.parseAnswer === false) return { status, contentType, body: null, chunks };
+  if (call.parseAnswer === false) return { status, contentType, body: null, chunks, deprecation };
   const text = decodeUtf8(chunks);
   if (text.length === 0 || !/\bjson\b/i.test(contentType))
-    return { status, contentType, body: text || null, chunks };
+    return { status, contentType, body: text || null, chunks, deprecation };
   try {
-    return { status, contentType, body: JSON.parse(text), chunks };
+    return { status, contentType, body: JSON.parse(text), chunks, deprecation };
   } catch {
     throw malformedUpstreamBody();
   }

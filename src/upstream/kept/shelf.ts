@@ -7,11 +7,15 @@
 // one count answers only while the count is unchanged, and a read begun under one count is kept
 // only if no change came before it ended.
 
+import type { UpstreamDeprecation } from '../deprecation.ts';
+
 /** The answer of one GET as kept: its bytes once, parsed anew by each reader. */
 export interface KeptAnswer {
   status: number;
   contentType: string;
   body: Buffer;
+  /** What its head said of its route's end (upstream/deprecation.ts). */
+  deprecation: UpstreamDeprecation | null;
   /** When it was read from the upstream (ms since the epoch). */
   at: number;
 }

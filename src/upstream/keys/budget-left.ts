@@ -71,6 +71,30 @@ export function leftOf(
   return left;
 }
 
+/** Per window, the fewest calls left to any key; absent: no key read within the window. */
+export interface FewestLeft {
+  minute?: number;
+  hour?: number;
+}
+
+/**
+ * The fewest calls any of `states` had left in each window as last read (a key's `left`, which
+ * every answer to it and every round of its pollers reads), among keys read within that window:
+ * the key nearest its limit, with no key named. Read from what each key's `left` saw, so shared
+ * counts (Redis) are as every process sees them.
+ */
+export function fewestRecent(states: Iterable<KeyState>, now: number): FewestLeft {
+  const fewest: FewestLeft = {};
+  for (const { lastLeft } of states) {
+    if (!lastLeft) continue;
+    const age = now - lastLeft.at;
+    const { minute, hour } = lastLeft.left;
+    if (minute && age < 60_000) fewest.minute = Math.min(fewest.minute ?? Infinity, minute.remaining);
+    if (hour && age < 3_600_000) fewest.hour = Math.min(fewest.hour ?? Infinity, hour.remaining);
+  }
+  return fewest;
+}
+
 /** The fewest calls any window has left; Infinity when no window has a limit. */
 export const fewestLeft = (left: BudgetLeft | null): number =>
   Math.min(left?.minute?.remaining ?? Infinity, left?.hour?.remaining ?? Infinity);

@@ -36,10 +36,7 @@ export interface BudgetLimits {
 
 /** How often a call waiting for a shared slice asks again. */
 const RETRY_SLICE_MS = 250;
-/**
- * How an admitted call was counted, for `refund`: a permit of a shared slice, or the instant it
- * was counted at in this process's windows.
- */
+/** How an admitted call was counted, for `refund`: a shared slice's permit, or its instant here. */
 export type Counted = Slice | number;
 
 /** The shared count did not answer before the call's deadline: nothing was sent. */
@@ -57,7 +54,8 @@ const overBudget = (waitMs: number) =>
   );
 
 export class KeyBudget {
-  private readonly keys = new KeyStates();
+  /** The keys counted; read by metrics (budget-left.ts's `fewestRecent`). */
+  readonly keys = new KeyStates();
   /** About a second's worth of the tighter limit. */
   private readonly sliceSize: number;
 
@@ -180,9 +178,17 @@ export class KeyBudget {
    * What is left of `key`'s budget in each window (budget-left.ts), read without spending or
    * making the key recent: from Redis while it is shared and answers within COUNTS_WAIT_MS
    * (shared-state/shared-budget.ts), else from this process's counts. null: both limits off.
+   * Kept as the key's `lastLeft` (a key counted here), which metrics read (`fewestRecent`).
    */
   async left(key: KeyHash): Promise<BudgetLeft | null> {
     if (this.off) return null;
+    const left = await this.read(key);
+    const state = this.keys.peek(key);
+    if (state) state.lastLeft = { at: Date.now(), left };
+    return left;
+  }
+
+  private async read(key: KeyHash): Promise<BudgetLeft> {
     // What interactive calls may still spend: the reserve is never theirs.
     const limits = this.usable('interactive');
     const state = this.keys.peek(key);

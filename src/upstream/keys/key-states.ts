@@ -1,5 +1,6 @@
 // The keys a budget counts, most recently used last and at most MAX_KEYS of them.
 import type { KeyHash } from '../../core/caller-key.ts';
+import type { BudgetLeft } from './budget-left.ts';
 import { type SliceHolder, spentSlice } from './slices.ts';
 import { SlidingWindow } from './sliding-window.ts';
 
@@ -17,6 +18,8 @@ export interface KeyState extends SliceHolder {
   pausedUntil: number;
   /** Pollers' own slice while there is a reserve (priorities.ts); absent until a poller calls. */
   pollers?: SliceHolder;
+  /** What the budget's `left` read of the key last, and when (budget-left.ts's `fewestRecent`). */
+  lastLeft?: { at: number; left: BudgetLeft };
 }
 
 export class KeyStates {
@@ -27,6 +30,11 @@ export class KeyStates {
   /** Keys counted now (at most MAX_KEYS). */
   get size(): number {
     return this.keys.size;
+  }
+
+  /** Every key counted now. */
+  values(): IterableIterator<KeyState> {
+    return this.keys.values();
   }
 
   /** The key's state if it is counted, without making it recent. */
