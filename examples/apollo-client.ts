@@ -46,7 +46,7 @@ export function createApolloClient(url: string, key: string) {
         // Each connection merged across pages; its other arguments name separate lists.
         Project: {
           fields: {
-            destinations: relayStylePagination(['kinds', 'enabled']),
+            destinations: relayStylePagination(['kinds', 'enabled', 'search', 'orderBy']),
             hogFunctions: relayStylePagination(['types', 'enabled', 'search']),
             hogFunctionTemplates: relayStylePagination(['types', 'search']),
             destinationConfigs: relayStylePagination(),

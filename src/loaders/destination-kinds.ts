@@ -15,6 +15,8 @@ export interface KindList<T> {
 export const PAGE_SIZE = 100;
 /** Pages of one kind read at most when read whole (10,000 items). */
 const MAX_PAGES = 100;
+/** The items of one kind read whole at most. */
+export const MAX_WHOLE = MAX_PAGES * PAGE_SIZE;
 
 type PageAt<T> = (offset: number) => Promise<OffsetPage<T>>;
 

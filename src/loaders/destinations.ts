@@ -8,13 +8,17 @@
 // size. A kind PostHog cannot filter as the list needs (configs while a legacy_destination
 // supersedes some; `enabled` on configs or batch exports) is read whole. An upstream without one
 // of the lists (PostHog before hog functions or batch exports; PostHog after PR #97440)
-// contributes none of it; a kind the key may not read is left out and reported.
+// contributes none of it; a kind the key may not read is left out and reported. A search goes to
+// PostHog's hog function list and is repeated here for the lists without one; a sorted list reads
+// every kind whole (destination-order.ts).
 import { GraphQLError } from 'graphql';
 import type { KeyHash } from '../core/caller-key.ts';
 import type { BatchExportRecord, ConfigRecord, HogFunctionRecord } from '../upstream/posthog/records.ts';
 import { type BatchExports, INTERNAL_DESTINATION_TYPE } from './batch-exports/exports.ts';
 import type { Configs } from './destination-configs/configs.ts';
 import { everyPage, type KindList, PAGE_SIZE, pagedKind, wholeKind } from './destination-kinds.ts';
+import { type DestinationOrder, matchesSearch } from './destination-order.ts';
+import { type DestinationWindow, type KindRead, merged, sortedWindow } from './destination-window.ts';
 import type { HogFunctions } from './hog-functions/functions.ts';
 import type { PluginTemplates } from './plugin-templates.ts';
 
@@ -24,11 +28,12 @@ export type DestinationRecord = ConfigRecord | HogFunctionRecord | BatchExportRe
 export const DESTINATION_KINDS = ['HOG_FUNCTION', 'PLUGIN_CONFIG', 'BATCH_EXPORT'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
-/** The merged list as a window source, and each kind left out because the key may not read it. */
-export interface DestinationWindow {
-  total: number;
-  slice(start: number, end: number): Promise<DestinationRecord[]>;
-  refused: { kind: DestinationKind; error: GraphQLError }[];
+/** What Project.destinations asks for: `search` normalised (destination-order.ts), `order` null for the default. */
+export interface DestinationQuery {
+  enabled: boolean | null;
+  kinds: readonly DestinationKind[];
+  search: string | null;
+  order: DestinationOrder | null;
 }
 
 /** The hog function types a user calls destinations. */
@@ -46,12 +51,6 @@ const isRefusal = (error: unknown): error is GraphQLError =>
   error instanceof GraphQLError &&
   (error.extensions.code === 'FORBIDDEN' || error.extensions.code === 'PAYMENT_REQUIRED');
 
-interface KindRead {
-  kind: DestinationKind;
-  list: KindList<DestinationRecord>;
-  error: GraphQLError | null;
-}
-
 /** A kind's list, or the key's refusal of it; an upstream without the list has none. */
 async function kindOf(
   kind: DestinationKind,
@@ -64,26 +63,6 @@ async function kindOf(
     if (isRefusal(error)) return { kind, list: wholeKind([]), error };
     throw error;
   }
-}
-
-/** The kinds, in their order, as one window. */
-function merged(reads: KindRead[]): DestinationWindow {
-  const total = reads.reduce((sum, r) => sum + r.list.count, 0);
-  return {
-    total,
-    refused: reads.flatMap((r) => (r.error ? [{ kind: r.kind, error: r.error }] : [])),
-    async slice(start, end) {
-      const parts: Promise<DestinationRecord[]>[] = [];
-      let base = 0;
-      for (const { list } of reads) {
-        const from = Math.max(start, base);
-        const to = Math.min(end, base + list.count);
-        if (from < to) parts.push(list.slice(from - base, to - base));
-        base += list.count;
-      }
-      return (await Promise.all(parts)).flat();
-    },
-  };
 }
 
 /** PLUGIN_ID_OVERRIDES: plugins whose bundled template is named otherwise than their URL. */
@@ -115,58 +94,65 @@ export class Destinations {
     private readonly keyHash: () => KeyHash | null,
   ) {}
 
-  /** The project's destinations of `kinds`: hog functions, then plugin configs, then batch exports. */
-  window(
-    projectId: string,
-    enabled: boolean | null,
-    kinds: readonly DestinationKind[],
-  ): Promise<DestinationWindow> {
-    const key = JSON.stringify([projectId, enabled, kinds]);
+  /** The project's destinations as `query` asks: by default hog functions, then plugin configs, then batch exports. */
+  window(projectId: string, query: DestinationQuery): Promise<DestinationWindow> {
+    const key = JSON.stringify([projectId, query.enabled, query.kinds, query.search, query.order]);
     let found = this.read.get(key);
     if (!found) {
-      found = this.readWindow(projectId, enabled, new Set(kinds));
+      found = this.readWindow(projectId, query);
       this.read.set(key, found);
     }
     return found;
   }
 
-  private async readWindow(projectId: string, enabled: boolean | null, kinds: Set<DestinationKind>) {
-    const functions = kinds.has('HOG_FUNCTION') ? this.functionsOf(projectId, enabled) : null;
+  private async readWindow(projectId: string, { enabled, kinds: asked, search, order }: DestinationQuery) {
+    const kinds = new Set(asked);
+    const functions = kinds.has('HOG_FUNCTION') ? this.functionsOf(projectId, enabled, search) : null;
+    // A searched page of functions does not hold the legacy_destinations that supersede configs.
+    const superseding = search === null ? (functions?.catch(() => null) ?? null) : null;
     const reads = await Promise.all([
       functions && kindOf('HOG_FUNCTION', async () => (await functions).list),
       kinds.has('PLUGIN_CONFIG') &&
-        kindOf('PLUGIN_CONFIG', () =>
-          this.configsOf(projectId, enabled, functions?.catch(() => null) ?? null),
-        ),
-      kinds.has('BATCH_EXPORT') && kindOf('BATCH_EXPORT', () => this.exportsOf(projectId, enabled)),
+        kindOf('PLUGIN_CONFIG', () => this.configsOf(projectId, enabled, search, superseding)),
+      kinds.has('BATCH_EXPORT') && kindOf('BATCH_EXPORT', () => this.exportsOf(projectId, enabled, search)),
     ]);
-    return merged(reads.filter((r): r is KindRead => Boolean(r)));
+    const kept = reads.filter((r): r is KindRead => Boolean(r));
+    return order === null ? merged(kept) : sortedWindow(kept, order);
   }
 
-  private functionsOf(projectId: string, enabled: boolean | null) {
-    return pagedKind<DestinationRecord>((offset) =>
+  /** PostHog searches functions itself; its trigram-`similar` tier (no exact match) is not kept. */
+  private async functionsOf(projectId: string, enabled: boolean | null, search: string | null) {
+    const paged = await pagedKind<DestinationRecord>((offset) =>
       this.hogFunctions.page({
         projectId,
         limit: PAGE_SIZE,
         offset,
-        filters: { types: DESTINATION_TYPES, enabled },
+        // No `search` key unsearched: the same page as other readers of the list ask for.
+        filters:
+          search === null
+            ? { types: DESTINATION_TYPES, enabled }
+            : { types: DESTINATION_TYPES, enabled, search },
       }),
     );
+    const top = search !== null && paged.first.has(0) ? paged.first.at(0) : null;
+    return top && !matchesSearch(top, search!) ? { ...paged, list: wholeKind<DestinationRecord>([]) } : paged;
   }
 
   /**
    * The plugin configs no enabled legacy_destination supersedes: paged as PostHog counts them
-   * while none does and `enabled` is not asked for, else read whole and filtered here.
+   * while none does and neither `enabled` nor `search` is asked for, else read whole and filtered here.
    */
   private async configsOf(
     projectId: string,
     enabled: boolean | null,
+    search: string | null,
     functions: Promise<{ first: { count: number; head(n: number): DestinationRecord[] } } | null> | null,
   ): Promise<KindList<DestinationRecord>> {
     const superseding = await this.supersedingTemplates(projectId, enabled, functions);
     const pageAt = (offset: number) => this.configs.page({ projectId, limit: PAGE_SIZE, offset });
-    if (superseding.size === 0 && enabled === null) return (await pagedKind<DestinationRecord>(pageAt)).list;
-    const all = await everyPage(pageAt);
+    if (superseding.size === 0 && enabled === null && search === null)
+      return (await pagedKind<DestinationRecord>(pageAt)).list;
+    const all = (await everyPage(pageAt)).filter((c) => search === null || matchesSearch(c, search));
     const kept = superseding.size === 0 ? all : await this.notSuperseded(all, superseding);
     return wholeKind(enabled === null ? kept : kept.filter((c) => enabledOf(c) === enabled));
   }
@@ -205,14 +191,20 @@ export class Destinations {
   }
 
   /** The batch exports PostHog lists, but for its internal Workflows type (hidden there too). */
-  private async exportsOf(projectId: string, enabled: boolean | null): Promise<KindList<DestinationRecord>> {
+  private async exportsOf(
+    projectId: string,
+    enabled: boolean | null,
+    search: string | null,
+  ): Promise<KindList<DestinationRecord>> {
     const pageAt = (offset: number) => this.batchExports.page({ projectId, limit: PAGE_SIZE, offset });
-    if (enabled === null) {
+    if (enabled === null && search === null) {
       const keep = (e: DestinationRecord) => isUserExport(e as BatchExportRecord);
       return (await pagedKind<DestinationRecord>(pageAt, keep)).list;
     }
-    const all = (await everyPage(pageAt)).filter(isUserExport);
-    return wholeKind(all.filter((e) => enabledOf(e) === enabled));
+    const all = (await everyPage(pageAt)).filter(
+      (e) => isUserExport(e) && (search === null || matchesSearch(e, search)),
+    );
+    return wholeKind(enabled === null ? all : all.filter((e) => enabledOf(e) === enabled));
   }
 
   /**

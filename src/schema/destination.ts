@@ -9,7 +9,8 @@ import { ActivityLogConnection } from './activity/log.ts';
 import { builder } from './builder.ts';
 import { windowConnection } from './connections/array.ts';
 import { priced } from './cost/price.ts';
-import { CONNECTION, DESTINATIONS_CALLS } from './cost/rules.ts';
+import { DESTINATIONS_PRICE } from './cost/rules.ts';
+import { checkedOrder, checkedSearch, DestinationOrderRef } from './destination-order.ts';
 import { ActivityLogEntryRef, DestinationRef, ProjectRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
 
@@ -91,14 +92,15 @@ const DestinationConnection = builder.connectionObject(
     type: DestinationRef,
     name: 'DestinationConnection',
     description:
-      'A project’s destinations of every kind asked for (hog functions, then legacy configs, then batch exports), as a Relay connection.',
+      'A project’s destinations of every kind asked for (hog functions, then legacy configs, then batch exports, unless `orderBy` says otherwise), as a Relay connection.',
     edgesField: {
       description:
-        'This page’s destinations (hog functions first, then legacy configs, then batch exports), each with its cursor.',
+        'This page’s destinations in the list’s order (by default hog functions first, then legacy configs, then batch exports), each with its cursor.',
     },
     fields: (t) => ({
       totalCount: t.int({
-        description: 'How many destinations the merged list holds in all (after the `enabled` filter).',
+        description:
+          'How many destinations the merged list holds in all (after `enabled`, `kinds` and `search`).',
         resolve: (c) => c.totalCount ?? 0,
       }),
     }),
@@ -118,7 +120,7 @@ builder.objectFields(ProjectRef, (t) => ({
       type: DestinationRef,
       nullable: true,
       description: needsScopes(
-        'Every destination of the project, one list: hog functions of the destination kinds (destination, site_destination, legacy_destination; GET …/hog_functions/), then the legacy plugin configs (GET …/pipeline_destination_configs/) that no enabled legacy_destination supersedes (one config retrieve per distinct plugin says which), then the batch exports (GET …/batch_exports/; PostHog’s internal Workflows exports never appear). Each kind’s first page says its count, and a page reads only the upstream pages it covers, so cursors stay valid across kinds at any size; plugin configs are read whole while an enabled legacy_destination supersedes some, and configs and batch exports when `enabled` is given (PostHog cannot filter them so). An upstream without one of the lists contributes none of it.',
+        'Every destination of the project, one list (see `orderBy` for other orders): hog functions of the destination kinds (destination, site_destination, legacy_destination; GET …/hog_functions/), then the legacy plugin configs (GET …/pipeline_destination_configs/) that no enabled legacy_destination supersedes (one config retrieve per distinct plugin says which), then the batch exports (GET …/batch_exports/; PostHog’s internal Workflows exports never appear). Each kind’s first page says its count, and a page reads only the upstream pages it covers, so cursors stay valid across kinds at any size; plugin configs are read whole while an enabled legacy_destination supersedes some, and configs and batch exports when `enabled` or `search` is given (PostHog cannot filter them so). An upstream without one of the lists contributes none of it.',
         'hog_function:read',
         'plugin:read',
         'batch_export:read',
@@ -130,17 +132,32 @@ builder.objectFields(ProjectRef, (t) => ({
           description:
             'Only these kinds (every kind when left out). A kind the key may not read is left out of the list and reported as an error with this field’s path and its `kind`.',
         }),
+        search: t.arg.string({
+          description:
+            'Only destinations whose name or description holds this text, any case (a batch export has no description: its name). Sent to PostHog’s hog function list (its `search`; its fuzzy matches, answered when nothing matches exactly, are left out) and applied by the gateway to legacy configs and batch exports, which PostHog cannot search (they are then read whole). Surrounding spaces are ignored; at most 200 characters (BAD_USER_INPUT, before any upstream call).',
+        }),
+        orderBy: t.arg({
+          type: DestinationOrderRef,
+          description:
+            'Sort the whole list by name, last change or kind (every kind is then read whole, up to 10,000 of each). Left out: hog functions, then legacy configs, then batch exports, each in PostHog’s order (by relevance under `search`). A cursor belongs to one `search` and `orderBy` (and `enabled` and `kinds`): another’s is BAD_USER_INPUT.',
+        }),
       },
-      extensions: priced({ list: CONNECTION, calls: DESTINATIONS_CALLS }),
+      extensions: priced(DESTINATIONS_PRICE),
       resolve: async (project, args, ctx, info) => {
         const enabled = args.enabled ?? null;
         const kinds = args.kinds?.length ? [...new Set(args.kinds)].sort() : [...DESTINATION_KINDS];
+        const search = checkedSearch(args.search);
+        const order = checkedOrder(args.orderBy);
+        // The default list keeps its cursors of before `search` and `orderBy`.
+        const asked =
+          search === null && order === null ? [] : [search, order && [order.field, order.direction]];
         const list = () =>
           mapMaybePromise(ctx.loaders.currentProject.cursorId(project.projectId), (id) =>
-            JSON.stringify(['destinations', id, enabled, kinds]),
+            JSON.stringify(['destinations', id, enabled, kinds, ...asked]),
           );
+        const query = { enabled, kinds, search, order };
         return windowConnection<DestinationRecord>(list, args, async () => {
-          const window = await ctx.loaders.destinations.window(project.projectId, enabled, kinds);
+          const window = await ctx.loaders.destinations.window(project.projectId, query);
           for (const { kind, error } of window.refused)
             ctx.partialErrors.push(kindRefused(error, kind, info));
           return window;

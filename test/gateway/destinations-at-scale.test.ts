@@ -84,4 +84,24 @@ describe('destinations of a project with 5,000 functions and configs', () => {
     expect(body.data.project.destinations.pageInfo.hasPreviousPage).toBe(true);
     expect(h.upstreamCalls().length).toBeLessThanOrEqual(6);
   });
+
+  it('searches the functions upstream in one call, and refuses a sort that would read past the request’s calls', async () => {
+    const searched = await h.gql(
+      `{ project(projectId: "2") { destinations(search: "Function 249", kinds: [HOG_FUNCTION], first: 20) { totalCount } } }`,
+    );
+    expect(searched.body.errors).toBeUndefined();
+    // Function 249 and Function 2490 to 2499.
+    expect(searched.body.data.project.destinations.totalCount).toBe(11);
+    expect(h.upstreamCalls()).toHaveLength(1);
+    h.upstream.clearRequests();
+    // A sort reads every kind whole: 5,000 items are more pages than MAX_UPSTREAM_CALLS (50) allows.
+    const sorted = await h.gql(
+      `{ project(projectId: "2") { destinations(orderBy: {field: NAME}, first: 20) { totalCount } } }`,
+    );
+    expect(sorted.body.errors[0].extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      reason: 'UPSTREAM_DATA_TOO_LARGE',
+    });
+    expect(h.upstreamCalls().length).toBeLessThanOrEqual(51);
+  });
 });

@@ -94,6 +94,22 @@ async function run(side: Side, operation: GeneratedOperation) {
   });
 }
 
+const DESTINATIONS = `query($search: String, $orderBy: DestinationOrder, $first: Int, $last: Int, $kinds: [DestinationKind!]) {
+  project(projectId: "1") { destinations(search: $search, orderBy: $orderBy, first: $first, last: $last, kinds: $kinds) {
+    totalCount edges { cursor node { __typename id name } } pageInfo { hasNextPage hasPreviousPage } } } }`;
+/** Project.destinations' search and sort (issue 67 part 3), each way the price depends on. */
+const DESTINATION_CASES: GeneratedOperation[] = [
+  { search: 'export', first: 100 },
+  { search: 'Slack', last: 3 },
+  { search: 'webhok', first: 5 },
+  { search: '  ', first: 5 },
+  { search: 'export', kinds: ['PLUGIN_CONFIG'], first: 100 },
+  { orderBy: { field: 'NAME', direction: 'DESC' }, first: 100 },
+  { orderBy: { field: 'UPDATED_AT' }, last: 100 },
+  { orderBy: { field: 'KIND', direction: 'ASC' }, search: 'export', first: 100 },
+  { orderBy: { field: 'NAME' }, search: 'slack', kinds: ['HOG_FUNCTION', 'BATCH_EXPORT'], first: 2 },
+].flatMap((variables) => ['phx_full', 'phx_read'].map((key) => ({ query: DESTINATIONS, variables, key })));
+
 describe.each(ALL_DIALECTS)('compiled and graphql-js executors agree, %s dialect', (dialect) => {
   let compiled: Side;
   let interpreted: Side;
@@ -107,6 +123,22 @@ describe.each(ALL_DIALECTS)('compiled and graphql-js executors agree, %s dialect
     for (const side of [compiled, interpreted]) {
       await side.gateway.close();
       await side.upstream.close();
+    }
+  });
+
+  it('on destinations searched and sorted, within the estimate', async () => {
+    const estimate = await estimatorOf(compiled.upstream);
+    for (const operation of DESTINATION_CASES) {
+      const a = await run(compiled, operation);
+      expect(a, JSON.stringify(operation.variables)).toEqual(await run(interpreted, operation));
+      expect(
+        a.errors.filter((e) => !e.includes('FORBIDDEN')),
+        JSON.stringify(operation.variables),
+      ).toEqual([]);
+      expect(a.requests.length).toBeGreaterThan(0);
+      expect(a.requests.length, JSON.stringify(operation.variables)).toBeLessThanOrEqual(
+        estimate(operation)!,
+      );
     }
   });
 

@@ -44,7 +44,7 @@ export function decodeCursor(
   if (JSON.stringify(parsed) !== text) throw invalidCursor(argument);
   if (!Array.isArray(parsed) || typeof parsed[0] !== 'string') throw invalidCursor(argument);
   if (parsed[0] !== list)
-    throw invalidCursor(argument, 'is a cursor of another list (other project or filters)');
+    throw invalidCursor(argument, 'is a cursor of another list (other project, filters, search or order)');
   const fields = parsed.slice(1);
   if (fieldCount !== undefined && fields.length !== fieldCount) throw invalidCursor(argument);
   if (!fields.every((f) => f === null || typeof f === 'string' || typeof f === 'number')) {

@@ -62,6 +62,17 @@ export function currentProjectLookup(
 /** A Relay connection: `first` or `last` items (20 when neither is given). */
 export const CONNECTION = { connection: true } as const;
 
+/**
+ * Project.destinations: DESTINATIONS_CALLS, and with `search` one more: a searched page of hog
+ * functions does not say which legacy_destinations supersede configs, so they are read on their
+ * own. `orderBy` reads each kind whole, which in such a project is the pages above.
+ */
+export const DESTINATIONS_PRICE = {
+  list: CONNECTION,
+  calls: ({ args }: PriceSite) => DESTINATIONS_CALLS + (args.search != null ? 1 : 0),
+  worst: DESTINATIONS_CALLS + 1,
+} satisfies Partial<FieldPrice>;
+
 /** `last` without `before` reads from the end: the first page (for the count), then the last. */
 const fromTheEnd = (args: Args) => args.last != null && args.before == null;
 

@@ -69,7 +69,7 @@ const VALUES: Record<string, unknown[]> = {
   // Today's PostHog (posthog-2026): its seeded hog functions, a miss and a malformed uuid.
   uuid: [HOG_FUNCTION_1, '018f0a5e-0007-7000-8000-000000000002', '018f0a5e-0007-7000-8000-0000000000ff', 'x'],
   types: [['destination'], ['destination', 'legacy_destination'], [], null],
-  search: ['Slack', null],
+  search: ['Slack', 'export', ' ', null],
   templateId: ['template-slack', 'template-nope', null],
   hog: ['return event', null],
   payload: [{ dateFrom: '2025-01-01' }, null],
