@@ -1,7 +1,9 @@
 // Sign-in: the gateway's URL, the user's own personal API key and the project. The first query
 // (`viewer`) checks the key and says what it may do; only then is the session kept. The key field
 // is never stored: the browser is asked not to remember it, and the page writes it nowhere.
+import { type ApolloClient, CombinedGraphQLErrors } from '@apollo/client';
 import { type FormEvent, useState } from 'react';
+import { DESTINATIONS, EVERY_DESTINATION, listVariables } from './destination-list-query.ts';
 import { messageOf } from './errors.ts';
 import { SIGN_IN, type Viewer } from './operations.ts';
 import { openSession, type Session } from './session.ts';
@@ -10,6 +12,24 @@ export interface SignedIn {
   session: Session;
   viewer: Viewer;
   projectId: string;
+}
+
+/**
+ * `viewer.known` false: PostHog did not say what the credential may do (an OAuth token, or a key it
+ * refused). The list's first page, which the page shows next anyway, tells a refused key
+ * (UNAUTHENTICATED) from one PostHog takes; its answer stays in the cache for the list.
+ */
+async function confirmKey(client: ApolloClient, projectId: string) {
+  const { error } = await client.query({
+    query: DESTINATIONS,
+    variables: listVariables(projectId, EVERY_DESTINATION, { after: null }),
+    errorPolicy: 'all',
+    fetchPolicy: 'network-only',
+  });
+  const refused = CombinedGraphQLErrors.is(error)
+    ? error.errors.some((e) => e.extensions?.code === 'UNAUTHENTICATED')
+    : error !== undefined;
+  if (refused) throw error;
 }
 
 export function SignIn({ onSignedIn }: { onSignedIn: (signedIn: SignedIn) => void }) {
@@ -31,6 +51,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (signedIn: SignedIn) => voi
         fetchPolicy: 'network-only',
       });
       if (failed || !data) throw failed ?? new Error('no answer');
+      if (!data.viewer.known) await confirmKey(session.client, projectId);
       onSignedIn({ session, viewer: data.viewer, projectId });
     } catch (failure) {
       session.dispose();

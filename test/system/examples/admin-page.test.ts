@@ -86,14 +86,14 @@ describe('examples/admin-page in headless Chromium', { timeout: 120_000 }, () =>
   const rowIds = () =>
     page.$$eval('#destinations tr[data-id]', (rows) => rows.map((row) => row.getAttribute('data-id')!));
 
-  async function signIn(origin: string) {
+  async function signIn(origin: string, key = KEY) {
     await page.goto(`${origin}/`, { waitUntil: 'load' });
     await page.waitForSelector('form.sign-in input[name=key]', LONG);
     await page.$eval('input[name=url]', (input) => {
       (input as HTMLInputElement).value = '';
     });
     await page.type('input[name=url]', h.url);
-    await page.type('input[name=key]', KEY);
+    await page.type('input[name=key]', key);
     await page.click('form.sign-in button[type=submit]');
   }
 
@@ -116,7 +116,14 @@ describe('examples/admin-page in headless Chromium', { timeout: 120_000 }, () =>
     expect(h.upstreamCalls()).toEqual([]);
   });
 
+  it('refuses a key PostHog refuses, on the sign-in form', async () => {
+    await signIn(site.origin, 'phx_nobody_issued');
+    await waitForText('form.sign-in .error', 'UNAUTHENTICATED');
+    expect(await page.$('#viewer')).toBeNull();
+  });
+
   it('signs in with the viewer query, showing what the key may do', async () => {
+    h.upstream.clearRequests();
     await signIn(site.origin);
     await waitForText('#viewer', 'Key scopes: *');
     expect(await text('#viewer')).toContain('projects: any');
@@ -142,16 +149,27 @@ describe('examples/admin-page in headless Chromium', { timeout: 120_000 }, () =>
   });
 
   /** Lists one kind, opens its first enabled destination, pauses it, and waits for its feed entry. */
-  async function pauseFirstEnabled(kind: string, activity: string, itemIdOf: (id: string) => string) {
-    await page.select('#destinations select', kind);
+  async function pauseFirstEnabled(option: string, kind: string, activity: string) {
+    await page.select('#destinations select', option);
+    // Until the list is of that kind alone (the list before it stays shown while it loads).
     await until(
-      async () => (await page.$$('#destinations tr[data-id] td.on')).length > 0,
-      `an enabled destination in ${kind}`,
+      () =>
+        page.$$eval(
+          '#destinations tr[data-id]',
+          (rows, k) =>
+            rows.length > 0 &&
+            rows.every((row) => row.querySelector('td.kind')!.textContent!.startsWith(k)) &&
+            rows.some((row) => row.querySelector('td.on')),
+          kind,
+        ),
+      `a list of ${kind}s with one enabled`,
       { withinMs: 60_000 },
     );
     const row = (await page.$('#destinations tr[data-id]:has(td.on)'))!;
     const id = (await row.evaluate((element) => element.getAttribute('data-id')))!;
+    const name = await row.$eval('button', (button) => button.textContent!);
     await row.$eval('button', (button) => (button as HTMLButtonElement).click());
+    await waitForText('#detail h2', name);
     await page.waitForSelector('#detail #toggle', LONG);
     await waitForText('#detail #state', 'enabled');
     // The request log only: the upstream's data (and its activity ids) go on.
@@ -159,15 +177,14 @@ describe('examples/admin-page in headless Chromium', { timeout: 120_000 }, () =>
     await page.click('#detail #toggle');
     await waitForText('#detail #state', 'paused');
     await waitForText(`#destinations tr[data-id="${id}"]`, 'paused');
-    const itemId = itemIdOf(id);
+    // The entry's itemId: a config's integer id, a batch export's UUID (the global id's last part).
+    const itemId = Buffer.from(id, 'base64').toString('utf8').split(':')[2]!;
     await page.waitForSelector(`#feed li[data-item-id="${itemId}"][data-activity="${activity}"]`, LONG);
     return { id, itemId };
   }
 
-  const idParts = (id: string) => Buffer.from(id, 'base64').toString('utf8').split(':');
-
   it('pauses a plugin config (updateDestinationConfig), and the live feed shows it', async () => {
-    const { itemId } = await pauseFirstEnabled('2', 'disabled', (id) => idParts(id)[2]!);
+    const { itemId } = await pauseFirstEnabled('2', 'plugin config', 'disabled');
     const patches = h.upstreamCalls({ method: 'PATCH' });
     expect(patches.map((call) => call.path)).toEqual([
       `/api/projects/1/pipeline_destination_configs/${itemId}/`,
@@ -175,7 +192,7 @@ describe('examples/admin-page in headless Chromium', { timeout: 120_000 }, () =>
   });
 
   it('pauses a batch export (pauseBatchExport), shows its runs, and the live feed shows it', async () => {
-    const { itemId } = await pauseFirstEnabled('3', 'updated', (id) => idParts(id)[2]!);
+    const { itemId } = await pauseFirstEnabled('3', 'batch export', 'updated');
     expect(await page.$$('#detail #runs tr')).not.toHaveLength(0);
     const posts = h.upstreamCalls({ method: 'POST' });
     expect(posts.map((call) => call.path)).toEqual([`/api/projects/1/batch_exports/${itemId}/pause/`]);
