@@ -1,9 +1,10 @@
 // GraphiQL in a real browser: Debian's Chromium, headless, driven by puppeteer-core
-// (test/support/chromium.ts; .ci/run installs the chromium package when it is missing). The page opens with the demo key in its
-// Headers tab (and stores no key), says which upstream is behind it, loads nothing from outside
-// this host, runs the example query into the result pane, and shows a subscription's event after a
-// mutation; in front of another upstream, a returning browser sends no key it stored before. The screenshot goes to test-output/
-// (git-ignored); docs/graphiql.png in the README is one of them, committed once.
+// (test/support/chromium.ts; .ci/run installs the chromium package when it is missing). The page
+// opens with the demo key in its Headers tab (and stores no key), says which upstream is behind
+// it, loads nothing from outside this host, runs the example query into the result pane, and shows
+// a subscription's event after a mutation; in front of another upstream, a returning browser sends
+// no key it stored before. The screenshot goes to test-output/ (git-ignored); docs/graphiql.png in
+// the README is one of them, committed once.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
