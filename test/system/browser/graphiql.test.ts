@@ -1,19 +1,19 @@
-// GraphiQL in a real browser: Debian's Chromium, headless, driven by puppeteer-core (.ci/run
-// installs the chromium package when it is missing). The page opens with the demo key in its
-// Headers tab (and stores no key), says which upstream is behind it, loads nothing from outside
-// this host, runs the example query into the result pane, and shows a subscription's event after a
-// mutation; in front of another upstream, a returning browser sends no key it stored before. The screenshot goes to test-output/
-// (git-ignored); docs/graphiql.png in the README is one of them, committed once.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// GraphiQL in a real browser: Debian's Chromium, headless, driven by puppeteer-core
+// (test/support/chromium.ts; .ci/run installs the chromium package when it is missing). The page
+// opens with the demo key in its Headers tab (and stores no key), says which upstream is behind
+// it, loads nothing from outside this host, runs the example query into the result pane, and shows
+// a subscription's event after a mutation; in front of another upstream, a returning browser sends
+// no key it stored before. The screenshot goes to test-output/ (git-ignored); docs/graphiql.png in
+// the README is one of them, committed once.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from '../../support/chromium.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
 import { until } from '../../support/wait.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = fileURLToPath(new URL('../../../test-output/', import.meta.url));
 const DEMO_KEY = 'phx_full';
 
@@ -23,40 +23,24 @@ describe('GraphiQL in headless Chromium', { timeout: 90_000 }, () => {
   let real: Harness;
   let browser: Browser;
   let page: Page;
-  let profile: string;
+  let chromium: Chromium;
   const requested: string[] = [];
 
   beforeAll(async () => {
     h = await startHarness({ env: { GATEWAY_GRAPHIQL_DEMO_KEY: DEMO_KEY, ACTIVITY_POLL_MS: '60000' } });
     real = await startHarness();
     mkdirSync(OUTPUT, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), 'gateway-chromium-'));
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      userDataDir: profile,
-      // As this machine's notes say: without the background-networking flags Chromium tries
-      // Google's hosts at every start, and the closed network refuses them.
-      args: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    chromium = await launchChromium();
+    browser = chromium.browser;
     page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 900 });
     page.on('request', (request) => requested.push(request.url()));
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await h?.close();
     await real?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   /** The result pane's text (its editor writes spaces as no-break spaces). */

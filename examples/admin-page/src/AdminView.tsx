@@ -1,0 +1,38 @@
+// The signed-in view: what the key may do, the destination list, the selected destination's
+// detail, and the project's live activity feed.
+import { useState } from 'react';
+import { DestinationDetail } from './DestinationDetail.tsx';
+import { DestinationList } from './DestinationList.tsx';
+import { EVERY_DESTINATION, type ListArguments } from './destination-list-query.ts';
+import { LiveFeed } from './LiveFeed.tsx';
+import type { SignedIn } from './SignIn.tsx';
+import { ViewerSummary } from './ViewerSummary.tsx';
+
+export function AdminView({ signedIn, onSignOut }: { signedIn: SignedIn; onSignOut: () => void }) {
+  const [selected, setSelected] = useState<string | null>(null);
+  const [listArguments, setListArguments] = useState<ListArguments>(EVERY_DESTINATION);
+  const { viewer, projectId } = signedIn;
+  return (
+    <>
+      <header>
+        <h1>Destinations admin · project {projectId}</h1>
+        <span className="muted">{new URL(signedIn.session.url).host}</span>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <ViewerSummary viewer={viewer} />
+      <main>
+        <DestinationList
+          projectId={projectId}
+          listArguments={listArguments}
+          onListArguments={setListArguments}
+          selected={selected}
+          onSelect={setSelected}
+        />
+        <DestinationDetail id={selected} viewer={viewer} />
+        <LiveFeed projectId={projectId} viewer={viewer} />
+      </main>
+    </>
+  );
+}
