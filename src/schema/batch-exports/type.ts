@@ -71,7 +71,8 @@ builder.objectType(BatchExportRef, {
       resolve: (e) => e.destinationConfig,
     }),
     interval: t.exposeString('interval', {
-      description: 'How often it runs: hour, day, week, every 5 minutes, every 15 minutes, …',
+      description:
+        'How often it runs: hour, day, week, every 5 minutes, every 15 minutes, …; typed: `intervalValue`.',
     }),
   }),
 });
