@@ -41,9 +41,11 @@ export function closedSetEnum(set: ClosedSet) {
   });
   const read = (raw: string | null | undefined): string =>
     (raw == null ? undefined : byRaw.get(raw)) ?? UNKNOWN;
-  return { ref, read };
+  /** For a nullable raw field: null stays null. */
+  const readNullable = (raw: string | null | undefined): string | null => (raw == null ? null : read(raw));
+  return { ref, read, readNullable };
 }
 
 /** The description of a `<field>Value` field: the rule, once, in the same words everywhere. */
-export const typedValueDescription = (rawField: string, enumType: string) =>
-  `\`${rawField}\` as a ${enumType}: UNKNOWN for a value PostHog added later, which \`${rawField}\` still carries unchanged.`;
+export const typedValueDescription = (rawField: string, enumType: string, nullable = false) =>
+  `\`${rawField}\` as a ${enumType}: UNKNOWN for a value PostHog added later, which \`${rawField}\` still carries unchanged${nullable ? `; null when \`${rawField}\` is null` : ''}.`;

@@ -1,9 +1,7 @@
-// Typed values (issue 67 part 5): a field whose value PostHog picks from a closed set keeps its raw
-// String and has `<field>Value` beside it, an enum with UNKNOWN. Against today's PostHog (the
-// posthog-2026 dialect): each seeded value reads as its enum value, a value PostHog adds later
-// (written into the emulator's store) reads UNKNOWN with no error and the raw string unchanged,
-// and the typed fields cost no upstream call.
-
+// Typed values (issue 67 part 5), posthog-2026 dialect: each seeded value reads as its enum
+// value; a value PostHog adds later (written into the emulator's store, or for a template of its
+// fixed catalogue a 200 fault with a body) reads UNKNOWN, no error, raw string unchanged; the
+// typed fields cost no upstream call.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
 
@@ -36,6 +34,31 @@ const EXPECTED: Record<string, string> = {
   transformation: 'TRANSFORMATION',
   transformation_log: 'TRANSFORMATION_LOG',
   legacy_destination: 'LEGACY_DESTINATION',
+  events: 'EVENTS',
+  persons: 'PERSONS',
+  sessions: 'SESSIONS',
+  hogql: 'HOGQL',
+  S3: 'S3',
+  AwsS3: 'AWS_S3',
+  S3Compatible: 'S3_COMPATIBLE',
+  Snowflake: 'SNOWFLAKE',
+  Postgres: 'POSTGRES',
+  Redshift: 'REDSHIFT',
+  BigQuery: 'BIG_QUERY',
+  Databricks: 'DATABRICKS',
+  AzureBlob: 'AZURE_BLOB',
+  Workflows: 'WORKFLOWS',
+  HTTP: 'HTTP',
+  NoOp: 'NO_OP',
+  FileDownload: 'FILE_DOWNLOAD',
+  stable: 'STABLE',
+  alpha: 'ALPHA',
+  beta: 'BETA',
+  hidden: 'HIDDEN',
+  coming_soon: 'COMING_SOON',
+  deprecated: 'DEPRECATED',
+  hog: 'HOG',
+  javascript: 'JAVASCRIPT',
   DEBUG: 'DEBUG',
   INFO: 'INFO',
   WARN: 'WARN',
@@ -48,6 +71,15 @@ const EXPORT_QUERY = `{ project(projectId: "1") { batchExport(uuid: "${S3_HOURLY
   runs(first: 50) { edges { node { status statusValue } } }
   backfills(first: 20) { edges { node { status statusValue } } }
 } } }`;
+const EXPORTS_QUERY = `{ project(projectId: "1") {
+  batchExports(first: 100) { edges { node { model modelValue destinationType destinationTypeValue } } }
+} }`;
+const TEMPLATE_FIELDS = 'type typeValue status statusValue codeLanguage codeLanguageValue';
+const TEMPLATES_QUERY = `{ project(projectId: "1") {
+  hogFunctionTemplates(first: 100, types: ["destination", "transformation", "site_destination", "site_app", "source_webhook", "internal_destination"]) {
+    edges { node { ${TEMPLATE_FIELDS} } }
+  }
+} }`;
 const FUNCTIONS_QUERY = `{ project(projectId: "1") {
   hogFunctions(first: 100) { edges { node { type typeValue } } }
   hogFunction(uuid: "${SLACK}") { type typeValue logs(first: 20) { edges { node { level levelValue } } } }
@@ -81,6 +113,27 @@ function functionPairs(p: any): Record<string, Pair[]> {
   };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are inspected field by field.
+function listPairs(p: any): Record<string, Pair[]> {
+  const exports = p.batchExports ? edges(p.batchExports) : [];
+  const templates = p.hogFunctionTemplates ? edges(p.hogFunctionTemplates) : [];
+  const pair =
+    (field: string) =>
+    (n: Record<string, string>): Pair => [n[field]!, n[`${field}Value`]!];
+  return {
+    ...(exports.length
+      ? { models: exports.map(pair('model')), destinationTypes: exports.map(pair('destinationType')) }
+      : {}),
+    ...(templates.length
+      ? {
+          templateTypes: templates.map(pair('type')),
+          templateStatuses: templates.map(pair('status')),
+          codeLanguages: templates.map(pair('codeLanguage')),
+        }
+      : {}),
+  };
+}
+
 describe('typed values beside raw strings, posthog-2026 dialect', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -90,13 +143,18 @@ describe('typed values beside raw strings, posthog-2026 dialect', () => {
   beforeEach(() => h.reset());
 
   it('reads each known value as its enum value, with no extra upstream call', async () => {
-    const withTyped = [await h.gql(EXPORT_QUERY), await h.gql(FUNCTIONS_QUERY)];
+    const queries = [EXPORT_QUERY, FUNCTIONS_QUERY, EXPORTS_QUERY, TEMPLATES_QUERY];
+    const withTyped = [];
+    for (const q of queries) withTyped.push(await h.gql(q));
     const callsWithTyped = h.upstreamCalls().length;
     for (const { body } of withTyped) expect(body.errors).toBeUndefined();
     const pairs = {
       ...exportPairs(withTyped[0]!.body.data.project.batchExport),
       ...functionPairs(withTyped[1]!.body.data.project),
+      ...listPairs(withTyped[2]!.body.data.project),
+      ...listPairs(withTyped[3]!.body.data.project),
     };
+    expect(Object.keys(pairs)).toHaveLength(10);
     for (const [name, list] of Object.entries(pairs)) {
       expect(list.length, name).toBeGreaterThan(0);
       for (const [raw, typed] of list) expect(typed, `${name}: ${raw}`).toBe(EXPECTED[raw]);
@@ -109,9 +167,8 @@ describe('typed values beside raw strings, posthog-2026 dialect', () => {
     );
 
     h.reset();
-    const strip = (q: string) => q.replace(/ (intervalValue|statusValue|typeValue|levelValue)/g, '');
-    await h.gql(strip(EXPORT_QUERY));
-    await h.gql(strip(FUNCTIONS_QUERY));
+    const strip = (q: string) => q.replace(/ [a-zA-Z]+Value\b/g, '');
+    for (const q of queries) await h.gql(strip(q));
     expect(h.upstreamCalls()).toHaveLength(callsWithTyped);
   });
 
@@ -143,5 +200,59 @@ describe('typed values beside raw strings, posthog-2026 dialect', () => {
     expect(f.types!.filter(([, typed]) => typed !== 'UNKNOWN').length).toBeGreaterThan(0);
     expect(f.levels!.length).toBeGreaterThan(0);
     for (const pair of f.levels!) expect(pair).toEqual(['TRACE', 'UNKNOWN']);
+  });
+
+  it('reads a model or destination type PostHog adds later as UNKNOWN, and a null model as null', async () => {
+    const exports = h.upstream.store.batchExports.exports;
+    exports.get(S3_HOURLY)!.model = 'replays';
+    exports.get(S3_HOURLY)!.destination.type = 'ClickHouse';
+    const [other] = [...exports.values()].filter((e) => e.id !== S3_HOURLY && !e.deleted);
+    other!.model = null;
+    const { body } = await h.gql(`{ project(projectId: "1") {
+      added: batchExport(uuid: "${S3_HOURLY}") { model modelValue destinationType destinationTypeValue }
+      unset: batchExport(uuid: "${other!.id}") { model modelValue }
+    } }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.project.added).toEqual({
+      model: 'replays',
+      modelValue: 'UNKNOWN',
+      destinationType: 'ClickHouse',
+      destinationTypeValue: 'UNKNOWN',
+    });
+    expect(body.data.project.unset).toEqual({ model: null, modelValue: null });
+  });
+
+  it('reads a template’s values PostHog adds later as UNKNOWN, and absent ones as null', async () => {
+    const template = { id: 'template-later', name: 'Later', type: 'hog_flow_step', status: 'sunset' };
+    h.upstream.faults.add({
+      path: '/hog_function_templates/template-later/',
+      action: { kind: 'status', status: 200, body: { ...template, code_language: 'python' } },
+    });
+    h.upstream.faults.add({
+      path: '/hog_function_templates/template-bare/',
+      action: { kind: 'status', status: 200, body: { id: 'template-bare', name: 'Bare' } },
+    });
+    const { body } = await h.gql(`{ project(projectId: "1") {
+      later: hogFunctionTemplate(id: "template-later") { ${TEMPLATE_FIELDS} }
+      bare: hogFunctionTemplate(id: "template-bare") { ${TEMPLATE_FIELDS} }
+    } }`);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.project.later).toEqual({
+      type: 'hog_flow_step',
+      typeValue: 'UNKNOWN',
+      status: 'sunset',
+      statusValue: 'UNKNOWN',
+      codeLanguage: 'python',
+      codeLanguageValue: 'UNKNOWN',
+    });
+    expect(body.data.project.bare).toEqual({
+      type: null,
+      typeValue: null,
+      status: null,
+      statusValue: null,
+      codeLanguage: null,
+      codeLanguageValue: null,
+    });
+    expect(h.upstreamCalls().filter((c) => c.path.includes('/hog_function_templates/'))).toHaveLength(2);
   });
 });

@@ -1,8 +1,9 @@
 // The closed sets of batch exports as typed values (schema/closed-set.ts): a run's and a
-// backfill's status and an export's interval, each beside its raw String. The values:
-// products/batch_exports/backend/facade/enums.py@cd24e09 (BatchExportRunStatus,
-// BatchExportBackfillStatus, BatchExportInterval; BatchExportRun.Status and BatchExportBackfill.Status
-// of posthog/batch_exports/models.py@b24bdf0 are the same sets).
+// backfill's status, an export's interval, model and destination type, each beside its raw
+// String. The values: products/batch_exports/backend/facade/enums.py@cd24e09 (BatchExportRunStatus,
+// BatchExportBackfillStatus, BatchExportInterval, BatchExportModel, BatchExportDestinationType;
+// BatchExportRun.Status and BatchExportBackfill.Status of posthog/batch_exports/models.py@b24bdf0
+// are the same sets, and its BatchExportDestination.Destination adds the legacy S3).
 import { builder } from '../builder.ts';
 import { closedSetEnum, typedValueDescription } from '../closed-set.ts';
 import { BatchExportBackfillRef, BatchExportRef, BatchExportRunRef } from '../refs.ts';
@@ -46,6 +47,39 @@ const Interval = closedSetEnum({
   ],
 });
 
+const Model = closedSetEnum({
+  name: 'BatchExportModel',
+  description: 'What a batch export exports, as PostHog’s BatchExportModel names it.',
+  rawField: 'model',
+  values: [
+    ['events', 'the project’s events.'],
+    ['persons', 'the project’s persons.'],
+    ['sessions', 'the project’s sessions.'],
+    ['hogql', 'the result of its HogQL query.'],
+  ],
+});
+
+const DestinationType = closedSetEnum({
+  name: 'BatchExportDestinationType',
+  description: 'Where a batch export exports to, as PostHog’s BatchExportDestinationType names it.',
+  rawField: 'destinationType',
+  values: [
+    ['S3', 'Amazon S3, as exports made before AwsS3 name it.'],
+    ['AwsS3', 'Amazon S3.'],
+    ['S3Compatible', 'a bucket of an S3-compatible store.'],
+    ['Snowflake', 'Snowflake.'],
+    ['Postgres', 'PostgreSQL.'],
+    ['Redshift', 'Amazon Redshift.'],
+    ['BigQuery', 'Google BigQuery.'],
+    ['Databricks', 'Databricks.'],
+    ['AzureBlob', 'Azure Blob Storage.'],
+    ['Workflows', 'PostHog’s own workflows (internal).'],
+    ['HTTP', 'an HTTP endpoint.'],
+    ['NoOp', 'nowhere (for tests).'],
+    ['FileDownload', 'a file to download.'],
+  ],
+});
+
 builder.objectFields(BatchExportRunRef, (t) => ({
   statusValue: t.field({
     type: RunStatus.ref,
@@ -67,5 +101,16 @@ builder.objectFields(BatchExportRef, (t) => ({
     type: Interval.ref,
     description: typedValueDescription('interval', 'BatchExportInterval'),
     resolve: (e) => Interval.read(e.interval),
+  }),
+  modelValue: t.field({
+    type: Model.ref,
+    nullable: true,
+    description: typedValueDescription('model', 'BatchExportModel', true),
+    resolve: (e) => Model.readNullable(e.model),
+  }),
+  destinationTypeValue: t.field({
+    type: DestinationType.ref,
+    description: typedValueDescription('destinationType', 'BatchExportDestinationType'),
+    resolve: (e) => DestinationType.read(e.destinationType),
   }),
 }));

@@ -57,11 +57,12 @@ builder.objectType(BatchExportRef, {
     }),
     model: t.exposeString('model', {
       nullable: true,
-      description: 'What it exports: events, persons, sessions, hogql, or one PostHog adds later.',
+      description:
+        'What it exports: events, persons, sessions, hogql, or one PostHog adds later; typed: `modelValue`.',
     }),
     destinationType: t.exposeString('destinationType', {
       description:
-        'Where it exports to: AwsS3, S3Compatible, Snowflake, Postgres, Redshift, BigQuery, Databricks, AzureBlob, HTTP, S3 (legacy), …',
+        'Where it exports to: AwsS3, S3Compatible, Snowflake, Postgres, Redshift, BigQuery, Databricks, AzureBlob, HTTP, S3 (legacy), …; typed: `destinationTypeValue`.',
     }),
     destinationConfig: t.field({
       type: 'JSON',

@@ -15,6 +15,15 @@ const SELECTED = {
   HogFunctionScreen_function: { typeValue: 'HogFunctionType' },
   TypedValuesScreen_backfill: { statusValue: 'BatchExportBackfillStatus' },
   TypedValuesScreen_logLine: { levelValue: 'HogFunctionLogLevel' },
+  TypedValuesScreen_export: {
+    modelValue: 'BatchExportModel',
+    destinationTypeValue: 'BatchExportDestinationType',
+  },
+  TypedValuesScreen_template: {
+    typeValue: 'HogFunctionType',
+    statusValue: 'HogFunctionTemplateStatus',
+    codeLanguageValue: 'HogFunctionCodeLanguage',
+  },
 } as const;
 
 describe('typed values compiled by the Relay compiler', () => {
@@ -34,7 +43,9 @@ describe('typed values compiled by the Relay compiler', () => {
         expect(values).toContain('"UNKNOWN"');
         const union = [...values.sort(), '"%future added value"'].join(' | ');
         expect(text, `${artifact}: ${enumName}`).toContain(`export type ${enumName} = ${union};`);
-        expect(text, `${artifact}.${field}`).toMatch(new RegExp(`readonly ${field}: ${enumName};`));
+        expect(text, `${artifact}.${field}`).toMatch(
+          new RegExp(`readonly ${field}: ${enumName}( \\| null \\| undefined)?;`),
+        );
       }
     }
   });
