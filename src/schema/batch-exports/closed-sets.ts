@@ -14,7 +14,7 @@ const STATUSES = [
   ['Completed', 'the run exported its interval.'],
   ['Failed', 'the run failed and is not retried.'],
   ['FailedRetryable', 'the run failed and may be retried.'],
-  ['Cancelled', 'a user or the gateway cancelled the run.'],
+  ['Cancelled', 'the run was cancelled.'],
   ['Terminated', 'PostHog terminated the run.'],
   ['TimedOut', 'the run ran out of time.'],
   ['ContinuedAsNew', 'the run continues as a new workflow.'],
