@@ -180,6 +180,21 @@ describe('the breaking-change check (npm run schema:breaking)', () => {
     expect(unlistedBreakingChanges(BEFORE, after, '')).toEqual([]);
   });
 
+  it('fails on a value added to an enum unless CHANGELOG.md names it as `Enum.VALUE`', () => {
+    const enumBefore =
+      'type Query { run: Run }\ntype Run { statusValue: RunStatus! }\nenum RunStatus { DONE UNKNOWN }';
+    const after = enumBefore.replace('DONE UNKNOWN', 'DONE PAUSED UNKNOWN');
+    expect(unlistedBreakingChanges(enumBefore, after, '# Changelog\n')).toEqual([
+      'PAUSED was added to enum type RunStatus.',
+    ]);
+    expect(unlistedBreakingChanges(enumBefore, after, '- `PAUSED`')).toHaveLength(1);
+    expect(unlistedBreakingChanges(enumBefore, after, '- Added `RunStatus.PAUSED`.')).toEqual([]);
+    // A removed value is breaking, and named the same way.
+    expect(unlistedBreakingChanges(after, enumBefore, '- Removed `RunStatus.PAUSED`.')).toEqual([]);
+    // A new enum is an addition, not a change to name.
+    expect(unlistedBreakingChanges(BEFORE, `${BEFORE}\nenum Added { ONE UNKNOWN }`, '')).toEqual([]);
+  });
+
   it('passes on this repository', () => {
     const out = execFileSync('node', ['--import', 'tsx', 'tools/breaking-changes.ts'], {
       cwd: new URL('..', import.meta.url),

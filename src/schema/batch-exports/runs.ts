@@ -37,7 +37,7 @@ builder.objectType(BatchExportRunRef, {
     uuid: t.exposeString('uuid', { description: 'PostHog’s UUID of the run (runs/:run_id/).' }),
     status: t.exposeString('status', {
       description:
-        'Starting, Running, Completed, Failed, FailedRetryable, FailedBilling, Cancelled, Terminated, TimedOut, ContinuedAsNew, or one PostHog adds later.',
+        'Starting, Running, Completed, Failed, FailedRetryable, FailedBilling, Cancelled, Terminated, TimedOut, ContinuedAsNew, or one PostHog adds later; typed: `statusValue`.',
     }),
     recordsCompleted: t.exposeInt('recordsCompleted', {
       nullable: true,
@@ -140,7 +140,8 @@ builder.objectType(BatchExportBackfillRef, {
       description: 'PostHog’s UUID of the backfill (backfills/:backfill_id/).',
     }),
     status: t.exposeString('status', {
-      description: 'Starting, Running, Completed, Failed, Cancelled, …, as PostHog reports the backfill.',
+      description:
+        'Starting, Running, Completed, Failed, Cancelled, …, as PostHog reports the backfill; typed: `statusValue`.',
     }),
     startAt: t.field(
       dateTimeField<BatchExportBackfillRecord>('Start of the period the backfill exports.', (b) => b.startAt),

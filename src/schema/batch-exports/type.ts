@@ -58,11 +58,12 @@ builder.objectType(BatchExportRef, {
     }),
     model: t.exposeString('model', {
       nullable: true,
-      description: 'What it exports: events, persons, sessions, hogql, or one PostHog adds later.',
+      description:
+        'What it exports: events, persons, sessions, hogql, or one PostHog adds later; typed: `modelValue`.',
     }),
     destinationType: t.exposeString('destinationType', {
       description:
-        'Where it exports to: AwsS3, S3Compatible, Snowflake, Postgres, Redshift, BigQuery, Databricks, AzureBlob, HTTP, S3 (legacy), …',
+        'Where it exports to: AwsS3, S3Compatible, Snowflake, Postgres, Redshift, BigQuery, Databricks, AzureBlob, HTTP, S3 (legacy), …; typed: `destinationTypeValue`.',
     }),
     destinationConfig: t.field({
       type: 'JSON',
@@ -72,7 +73,8 @@ builder.objectType(BatchExportRef, {
       resolve: (e) => e.destinationConfig,
     }),
     interval: t.exposeString('interval', {
-      description: 'How often it runs: hour, day, week, every 5 minutes, every 15 minutes, …',
+      description:
+        'How often it runs: hour, day, week, every 5 minutes, every 15 minutes, …; typed: `intervalValue`.',
     }),
   }),
 });

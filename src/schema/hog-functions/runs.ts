@@ -20,7 +20,9 @@ HogFunctionLogEntryRef.implement({
       description: 'When the run logged the line (ISO 8601); lines are ordered by it, newest first.',
       resolve: (l) => l.timestamp,
     }),
-    level: t.exposeString('level', { description: 'The line’s level: DEBUG, INFO, WARN or ERROR.' }),
+    level: t.exposeString('level', {
+      description: 'The line’s level: DEBUG, INFO, WARN or ERROR; typed: `levelValue`.',
+    }),
     message: t.exposeString('message', {
       description:
         'The logged text, as PostHog stores it: a print() of the code, or PostHog’s own note about the run.',

@@ -32,12 +32,13 @@ builder.objectType(HogFunctionTemplateRef, {
     }),
     type: t.exposeString('type', {
       nullable: true,
-      description: 'The type of function it makes: destination, transformation, site_app, …',
+      description:
+        'The type of function it makes: destination, transformation, site_app, …; typed: `typeValue`.',
     }),
     status: t.exposeString('status', {
       nullable: true,
       description:
-        'stable, alpha, beta, hidden, coming_soon or deprecated (PostHog lists no deprecated one).',
+        'stable, alpha, beta, hidden, coming_soon or deprecated (PostHog lists no deprecated one); typed: `statusValue`.',
     }),
     category: t.field(jsonField('The gallery’s categories for it, e.g. ["Custom"].', (x) => x.category)),
     free: t.exposeBoolean('free', {
@@ -50,7 +51,7 @@ builder.objectType(HogFunctionTemplateRef, {
     }),
     codeLanguage: t.exposeString('codeLanguage', {
       nullable: true,
-      description: 'The language of `code`: hog or javascript.',
+      description: 'The language of `code`: hog or javascript; typed: `codeLanguageValue`.',
     }),
     inputsSchema: t.field(
       jsonField(

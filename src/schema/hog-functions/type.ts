@@ -83,7 +83,7 @@ builder.objectType(HogFunctionRef, {
     }),
     type: t.exposeString('type', {
       description:
-        'destination, site_destination, internal_destination, source_webhook, site_app, transformation, transformation_log, legacy_destination, or one PostHog adds later.',
+        'destination, site_destination, internal_destination, source_webhook, site_app, transformation, transformation_log, legacy_destination, or one PostHog adds later; typed: `typeValue`.',
     }),
     name: t.exposeString('name', {
       nullable: true,

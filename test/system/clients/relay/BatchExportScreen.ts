@@ -25,7 +25,7 @@ export const batchExports = graphql`
     batchExports(first: $first, after: $after, last: $last, before: $before)
     @connection(key: "BatchExportScreen_batchExports") {
       totalCount
-      edges { node { id uuid name interval paused enabled destinationType } }
+      edges { node { id uuid name interval intervalValue paused enabled destinationType latestRuns { status statusValue } } }
     }
   }
 `;

@@ -41,6 +41,7 @@ export const hogFunction = graphql`
     uuid
     name
     type
+    typeValue
     enabled
     status { name }
   }

@@ -15,6 +15,8 @@ export interface RelayOutput {
   operations: Map<string, string>;
   /** The manifest's JSON, as the compiler wrote it (persisted only). */
   manifest: string | null;
+  /** Each artifact's TypeScript (operations and fragments), by its name. */
+  artifacts: Map<string, string>;
 }
 
 export function compileWithRelay(options: { persist?: 'MD5' | 'SHA256' } = {}): RelayOutput {
@@ -43,13 +45,15 @@ export function compileWithRelay(options: { persist?: 'MD5' | 'SHA256' } = {}): 
     execFileSync(join(ROOT, 'node_modules/.bin/relay-compiler'), [], { cwd: dir, stdio: 'pipe' });
     const field = options.persist ? 'id' : 'text';
     const operations = new Map<string, string>();
+    const artifacts = new Map<string, string>();
     for (const file of readdirSync(join(dir, '__generated__'))) {
       const artifact = readFileSync(join(dir, '__generated__', file), 'utf8');
+      artifacts.set(file.replace(/\.graphql\.ts$/, ''), artifact);
       const value = new RegExp(`^\\s*"${field}": (".*"),?$`, 'm').exec(artifact)?.[1];
       if (value) operations.set(file.replace(/\.graphql\.ts$/, ''), JSON.parse(value));
     }
     const manifest = options.persist ? readFileSync(join(dir, 'persisted.json'), 'utf8') : null;
-    return { operations, manifest };
+    return { operations, manifest, artifacts };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
