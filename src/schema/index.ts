@@ -20,6 +20,7 @@ import './batch-exports/runs.ts';
 import './batch-exports/run-lists.ts';
 import './batch-exports/mutations.ts';
 import './destination.ts';
+import './destination-health.ts';
 import './node.ts';
 import './subscription.ts';
 import './viewer.ts';
