@@ -17,13 +17,15 @@
 //   polls; the streams stay open and go on from the kept position when it is back.
 // What is news, and how it is read, is the feed's (PollerFeed); the loop is FeedPoller's.
 import type { GraphQLError } from 'graphql';
-import { createLoaders, type Loaders } from '../../loaders/index.ts';
-import type { FeedPosition } from '../../shared-state/shared-polling.ts';
+import { createLoaders } from '../../loaders/index.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
 import type { ActivityEntryRecord } from '../../upstream/posthog/records.ts';
 import { RequestSignal } from '../../upstream/request-signal.ts';
 import { catchUpExceeded, ENDING_CODES, retryDelayMs } from './poll-failures.ts';
 import { PollSharing, type Share } from './poll-sharing.ts';
+import type { PollerFeed } from './poller-feed.ts';
+
+export type { PollerFeed } from './poller-feed.ts';
 
 export interface ActivityArgs {
   projectId: string;
@@ -37,19 +39,6 @@ export type PollerEvent<Item = ActivityEntryRecord> =
   | { kind: 'entry'; entry: Item }
   | { kind: 'error'; error: GraphQLError }
   | { kind: 'end'; error: GraphQLError };
-
-/**
- * What a poller reads: where it stands (handed between processes as JSON: shared-polling.ts),
- * and one poll's news, read with the poller's loaders. A read that throws a coded error fails
- * the poll (ENDING_CODES end the streams).
- */
-export interface PollerFeed<Item> {
-  /** The first subscriber came (alone, not shared): what is news starts now. */
-  start(): void;
-  position(): FeedPosition;
-  resume(position: FeedPosition): void;
-  read(loaders: Loaders): Promise<{ fresh: Item[]; leftOut: boolean; more?: boolean }>;
-}
 
 export interface FeedPollerOptions<Item> {
   client: UpstreamClient;
@@ -247,12 +236,16 @@ export class FeedPoller<Item> {
   /** One poll's news, read with this poller's key and deadline. */
   private readNews() {
     const { client, authorization, pollDeadlineMs } = this.options;
+    let stale = false;
     const upstream = client.forCaller({
       authorization,
       signal: this.signal,
       deadline: Date.now() + pollDeadlineMs,
       priority: 'poller',
+      onStale: () => {
+        stale = true;
+      },
     });
-    return this.news.read(createLoaders(upstream));
+    return this.news.read(createLoaders(upstream), () => stale);
   }
 }

@@ -2,7 +2,8 @@
 // asked kinds (loaders/destinations.ts, the list Project.destinations answers) and compares each
 // one's health (loaders/destination-health.ts) with the last poll's. A change of `state` is news;
 // the first poll is the baseline, and a destination that appears or goes is not a change of
-// health. A kind the key may not read is left out; every kind refused ends the streams (that
+// health. A poll an answer kept for a failing upstream stood in for (UPSTREAM_CACHE_STALE_MS)
+// changes nothing. A kind the key may not read is left out; every kind refused ends the streams (that
 // refusal's code).
 import type { DestinationHealth } from '../../loaders/destination-health.ts';
 import { destinationHealth } from '../../loaders/destination-health.ts';
@@ -63,12 +64,14 @@ export class HealthFeed implements PollerFeed<HealthChange> {
     this.baselined = baselined === true;
   }
 
-  async read(loaders: Loaders): Promise<{ fresh: HealthChange[]; leftOut: boolean }> {
+  async read(loaders: Loaders, stale: () => boolean): Promise<{ fresh: HealthChange[]; leftOut: boolean }> {
     const { projectId, kinds } = this.args;
     const window = await loaders.destinations.window(projectId, null, kinds);
     const refusal = window.refused[0];
     if (refusal && window.refused.length === kinds.length) throw refusal.error;
     const destinations = await window.slice(0, window.total);
+    // An older answer kept for a failing upstream says nothing new: the next poll compares.
+    if (stale()) return { fresh: [], leftOut: false };
     const fresh: HealthChange[] = [];
     const states = new Map<string, DestinationHealth>();
     for (const destination of destinations) {
