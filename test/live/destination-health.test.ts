@@ -1,7 +1,8 @@
 // Subscription.destinationHealthChanged over both transports: a hog function the hog watcher
 // degrades, and a batch export whose newest run fails, arrive as changes (old and new health);
 // another key's subscription to its own project gets nothing of them; a key without access to the
-// project, and a refusal of every kind asked, end the stream with a coded error; subscribers of
+// project, an invented key, a project that is not there and a refusal of every kind asked end the
+// stream with a coded error; subscribers of
 // one key share one poller, whose reads are counted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
@@ -102,6 +103,21 @@ describe.each<Transport>(['sse', 'ws'])('destinationHealthChanged over %s', (tra
     expect((await s.next()).done).toBe(true);
     s.dispose();
     await until(() => h.live.health.pollerCount === 0, 'the poller stopped');
+  });
+
+  it.each([
+    ['UNAUTHENTICATED', 'phx_invented_9', '1'],
+    ['NOT_FOUND', 'phx_full', '999'],
+  ])('ends with %s (key %s, project %s), and polls no more', async (code, key, projectId) => {
+    const s = subscribe(h, transport, key, HEALTH, { projectId });
+    const event = await s.next();
+    expect(event.value.errors?.[0]?.extensions?.code).toBe(code);
+    expect((await s.next()).done).toBe(true);
+    s.dispose();
+    await until(() => h.live.health.pollerCount === 0, 'the poller stopped');
+    const asked = h.upstreamCalls().length;
+    await settle(600);
+    expect(h.upstreamCalls()).toHaveLength(asked);
   });
 
   it('ends with FORBIDDEN when the upstream refuses every kind asked, after the baseline', async () => {
