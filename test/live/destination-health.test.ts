@@ -2,8 +2,7 @@
 // degrades, and a batch export whose newest run fails, arrive as changes (old and new health);
 // another key's subscription to its own project gets nothing of them; a key without access to the
 // project, an invented key, a project that is not there and a refusal of every kind asked end the
-// stream with a coded error; subscribers of
-// one key share one poller, whose reads are counted.
+// stream with a coded error; subscribers of one key share one poller, whose reads are counted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { subscribe, type Transport } from '../support/clients.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
