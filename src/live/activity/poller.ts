@@ -1,9 +1,10 @@
 // One poller of a feed (a project's activity log: activity-poller.ts; its destinations' health:
-// live/health/), for every subscriber of one key with the same arguments. It polls with that key every ACTIVITY_POLL_MS (or at once when a write of that key
-// to the project wakes it) and hands each subscriber every entry newer than what it has seen, in
-// the upstream's order reversed (oldest first, never re-sorted by date), each once, following the
-// log's pages back to the last entry seen, or oldest first after a kept cursor where the upstream
-// follows (news.ts).
+// live/health/), for every subscriber of one key with the same arguments. It polls with that key
+// every ACTIVITY_POLL_MS (DESTINATION_HEALTH_POLL_MS), or at once when a write of that key to
+// the project wakes it, and hands each subscriber what is news, each once: for the log, every
+// entry newer than what it has seen, in the upstream's order reversed (oldest first, never
+// re-sorted by date), following the log's pages back to the last entry seen, or oldest first
+// after a kept cursor where the upstream follows (news.ts).
 // - The first poll is the baseline: entries already in the log are not news, except those made
 //   after the first subscriber came (a write racing the subscription is still delivered).
 // - 429: the client waits out a Retry-After that fits its deadline; a longer one is waited here.
