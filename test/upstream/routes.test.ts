@@ -61,14 +61,20 @@ describe('upstream routes', () => {
     expect(() => PATHS.config('1', 'x')).toThrow();
   });
 
-  it('reads the project and the config a path is about', () => {
-    expect(resourceOf(PATHS.configJob('@current', 9))).toEqual({ projectId: '@current', configId: 9 });
-    expect(resourceOf(PATHS.hogFunctions('5'))).toEqual({ projectId: '5', configId: null });
-    expect(
-      resourceOf(PATHS.batchExportBackfillCancel('5', SAMPLES.batch_exports[1], SAMPLES.backfills[1])),
-    ).toEqual({
+  it('reads the project, the collection and the config a path is about', () => {
+    expect(resourceOf(PATHS.configJob('@current', 9))).toEqual({
+      projectId: '@current',
+      configId: 9,
+      collection: 'pipeline_destination_configs',
+    });
+    expect(resourceOf(PATHS.hogFunctions('5'))).toEqual({
       projectId: '5',
       configId: null,
+      collection: 'hog_functions',
     });
+    expect(
+      resourceOf(PATHS.batchExportBackfillCancel('5', SAMPLES.batch_exports[1], SAMPLES.backfills[1])),
+    ).toEqual({ projectId: '5', configId: null, collection: 'batch_exports' });
+    expect(resourceOf(PATHS.project('5'))).toEqual({ projectId: '5', configId: null, collection: null });
   });
 });
