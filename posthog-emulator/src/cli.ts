@@ -1,5 +1,6 @@
 // `npm run upstream -- [--port N] [--host H] [--dialect spec|posthog|posthog-2026] [--public-base URL]
-//   [--latency MS] [--jitter MS] [--rate-limit PER_MINUTE] [--no-legacy-routes]`: the reference upstream on its own.
+//   [--latency MS] [--jitter MS] [--rate-limit PER_MINUTE] [--no-legacy-routes]
+//   [--any-key-prefix PREFIX]`: the reference upstream on its own.
 import { parseArgs } from 'node:util';
 import { ALL_DIALECTS, type Dialect } from './dialect.ts';
 import { startReferenceUpstream } from './server.ts';
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     jitter: { type: 'string' },
     'rate-limit': { type: 'string' },
     'no-legacy-routes': { type: 'boolean', default: false },
+    'any-key-prefix': { type: 'string' },
   },
 });
 
@@ -44,6 +46,7 @@ const upstream = await startReferenceUpstream({
   jitterMs: numberFlag('jitter', values.jitter),
   rateLimitPerMinute: numberFlag('rate-limit', values['rate-limit']) ?? null,
   legacyRoutes: !values['no-legacy-routes'],
+  anyKeyPrefix: values['any-key-prefix'],
 });
 
 console.log(`reference upstream (${upstream.dialect} dialect) listening on ${upstream.url}`);
@@ -61,6 +64,7 @@ for (const key of store.keys.values()) {
   const scopes = key.scopes === null ? 'unscoped legacy key' : key.scopes.join(', ');
   console.log(`  ${key.value.padEnd(14)} ${scopes}; @current = project ${key.currentProjectId}`);
 }
+if (store.anyKeyPrefix) console.log(`  ${store.anyKeyPrefix}<n>: any such key, with every scope`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

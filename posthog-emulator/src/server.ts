@@ -40,6 +40,12 @@ export interface ReferenceUpstreamOptions {
    */
   leakSecrets?: boolean;
   /**
+   * Any key of this prefix (`phx_bench_` lets `phx_bench_1`, `phx_bench_2`, … in) authenticates with
+   * every scope, as user 1, and is never stored (http/prefixed-keys.ts): a load with a key per
+   * caller or per request. None by default.
+   */
+  anyKeyPrefix?: string;
+  /**
    * The team flags and the concurrent-backfill cap batch exports consult (2026 dialect; flags off
    * and a cap of 3 unless set here), kept across reset().
    */
@@ -72,7 +78,10 @@ export async function startReferenceUpstream(
   const dialect = options.dialect ?? 'spec';
   if (!ALL_DIALECTS.includes(dialect)) throw new TypeError(`unknown dialect ${JSON.stringify(dialect)}`);
   const newStore = () => {
-    const store = Object.assign(new Store(dialect), { leakSecrets: options.leakSecrets ?? false });
+    const store = Object.assign(new Store(dialect), {
+      leakSecrets: options.leakSecrets ?? false,
+      anyKeyPrefix: options.anyKeyPrefix || null,
+    });
     Object.assign(store.batchExports.settings, options.batchExports);
     return store;
   };

@@ -46,6 +46,8 @@ export class Store {
   readonly activity: ActivityEntry[] = [];
   /** A broken upstream (test double): the 2026 dialect answers secret values in plain text. */
   leakSecrets = false;
+  /** Any key of this prefix authenticates, with every scope (http/prefixed-keys.ts); null: none. */
+  anyKeyPrefix: string | null = null;
   /** Batch exports, their runs and backfills (the 2026 dialect only). */
   readonly batchExports = new BatchExportRecords();
   private nextConfigId = 1;

@@ -86,6 +86,11 @@ export async function check(
   return ((await control(upstreamUrl, 'GET', 'requests')) as unknown[]).length;
 }
 
+/** autocannon's request that sends `key()` as each request's Authorization (built afresh each time). */
+export const withKey = (key: () => string): autocannon.Request => ({
+  setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: key() } }),
+});
+
 export interface Figures {
   requestsPerSecond: number;
   p50: number;
@@ -96,10 +101,13 @@ export interface Figures {
   errors: number;
 }
 
+/** The Authorization every request sends, or a function giving each request's own (per-key.ts). */
+export type KeyOf = string | (() => string);
+
 export async function measure(
   contender: Process,
   scenario: Scenario,
-  key: string,
+  key: KeyOf,
   seconds = SECONDS,
 ): Promise<Omit<Figures, 'upstreamCallsPerOp'>> {
   const pid = contender.child.pid!;
@@ -112,7 +120,11 @@ export async function measure(
     ...request(contender, scenario),
     connections: CONNECTIONS,
     duration: seconds,
-    headers: { 'content-type': 'application/json', authorization: key },
+    headers: {
+      'content-type': 'application/json',
+      ...(typeof key === 'string' ? { authorization: key } : {}),
+    },
+    ...(typeof key === 'string' ? {} : { requests: [withKey(key)] }),
     // An answer with GraphQL errors is a 200 too: count it as an error.
     verifyBody: (body) => !String(body ?? '').includes('"errors"'),
   });

@@ -22,6 +22,9 @@
 // measurement, not a test: nothing here asserts. Prints a markdown table, then the gateway's
 // ratios to bare yoga by scenario and dialect; writes the figures as JSON under bench-results/
 // (git-ignored).
+//
+// Then the gateway alone with one key, a key per client and a key per request, and what it keeps
+// per key after 10,000 and 20,000 keys (per-key.ts; `--only per-key` runs just that).
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -41,6 +44,7 @@ import {
   SECONDS,
   WARM_UP_SECONDS,
 } from './measure.ts';
+import { measurePerKey, type PerKeyFigures, type PerKeyState, perKeyRows } from './per-key.ts';
 import {
   GATEWAY_ENV,
   GATEWAY_LISTENING,
@@ -254,12 +258,14 @@ function report(
   results: Result[],
   idle: Record<string, Idle>,
   fanOut: FanOutFigures[],
+  perKey: { figures: PerKeyFigures[]; state: PerKeyState[] } | null,
 ): void {
   const rows = [...contenderRows(scenarios, results), '', ...gatewayRows(scenarios, results)];
   rows.push('', '| contender | start to first answer ms | idle RSS MB |', '|---|---:|---:|');
   for (const [name, i] of Object.entries(idle))
     rows.push(`| ${name} | ${i.startMs.toFixed(0)} | ${i.idleRssMb.toFixed(0)} |`);
   if (fanOut.length > 0) rows.push('', ...fanOutRows(fanOut));
+  if (perKey) rows.push('', ...perKeyRows(perKey));
   const table = rows.join('\n');
   console.log(
     `\n${ROUNDS} round(s) × ${SECONDS} s, ${CONNECTIONS} connections, Node ${process.version}\n\n${table}`,
@@ -269,7 +275,7 @@ function report(
   writeFileSync(
     file,
     JSON.stringify(
-      { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, idle, results, fanOut },
+      { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, idle, results, fanOut, perKey },
       null,
       2,
     ),
@@ -383,7 +389,9 @@ async function main() {
       fanOut.push(await measureFanOut(n, GATEWAY_LISTENING));
     }
   }
-  report(scenarios, results, idle ?? {}, fanOut);
+  // The per-key part (per-key.ts): `--only per-key` runs it alone.
+  const perKey = !ONLY || 'per-key'.includes(ONLY) ? await measurePerKey() : null;
+  report(scenarios, results, idle ?? {}, fanOut, perKey);
 }
 
 await main();

@@ -9,6 +9,7 @@ import {
 import type { Dialect } from '../dialect.ts';
 import type { ApiKey, Project } from '../model.ts';
 import type { Store } from '../store.ts';
+import { prefixedKey } from './prefixed-keys.ts';
 
 export const CUSTOM_ACTION_REFUSED = 'This action does not support Personal API Key access';
 /** The same refusal as PostHog words it in 2026. */
@@ -17,7 +18,7 @@ export const CUSTOM_ACTION_REFUSED_2026 = 'This action does not support personal
 export function authenticate(store: Store, authorization: string | undefined): ApiKey {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw notAuthenticated();
-  const key = store.keys.get(match[1]!);
+  const key = store.keys.get(match[1]!) ?? prefixedKey(store.anyKeyPrefix, store.dialect, match[1]!);
   if (!key) throw authenticationFailed();
   return key;
 }
