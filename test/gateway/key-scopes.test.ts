@@ -30,6 +30,7 @@ describe('scopes known before a call, posthog-2026', () => {
       h.upstream.store.keys.set(value, { value, userId: 1, scopes, currentProjectId: 1, scopedTeams });
     key('phx_changing', ['*']);
     key('phx_team_two', ['*'], [2]);
+    key('phx_plugins_only', ['plugin:read']);
   });
   afterAll(() => h.close());
 
@@ -67,6 +68,60 @@ describe('scopes known before a call, posthog-2026', () => {
     expect(calls('/hog_functions/')).toBe(0);
     const viewer = await h.gql('{ viewer { projectIds } }', {}, 'phx_team_two');
     expect(viewer.body.data.viewer.projectIds).toEqual(['2']);
+  });
+
+  it('leaves a destination kind the key may not read out of the list without its call, saying why', async () => {
+    const DESTINATIONS = `{ project(projectId: "1") { destinations(first: 100) { totalCount edges { node { __typename } } } } }`;
+    for (const [key, missing] of [
+      ['phx_hog_rw', ['BATCH_EXPORT']],
+      ['phx_plugins_only', ['BATCH_EXPORT', 'HOG_FUNCTION']],
+    ] as const) {
+      await h.gql('{ viewer { known } }', {}, key);
+      h.upstream.clearRequests();
+      const { body } = await h.gql(DESTINATIONS, {}, key);
+      expect(body.data.project.destinations.edges.length).toBeGreaterThan(0);
+      const errors = (body.errors ?? []) as { path: string[]; extensions: Record<string, unknown> }[];
+      expect(errors.map((e) => e.extensions.kind).sort()).toEqual([...missing].sort());
+      for (const error of errors) {
+        expect(error.path).toEqual(['project', 'destinations']);
+        expect(error.extensions).toMatchObject({ code: 'FORBIDDEN' });
+        expect(error.extensions.upstream).toBeUndefined();
+      }
+      const batch = errors.find((e) => e.extensions.kind === 'BATCH_EXPORT')!;
+      expect(batch.extensions).toMatchObject({
+        requiredScope: 'batch_export:read',
+        scope: 'batch_export:read',
+      });
+      expect(calls('/batch_exports/')).toBe(0);
+      // Nor are hog functions read to tell which configs a legacy_destination supersedes.
+      if (key === 'phx_plugins_only') expect(calls('/hog_functions/')).toBe(0);
+      expect(calls(CURRENT)).toBe(0);
+    }
+  });
+
+  it('refuses a node whose type the key may not read without its call, and serves the others', async () => {
+    const ids = await h.gql(
+      `{ project(projectId: "1") { hogFunctions(first: 1) { edges { node { id } } } batchExports(first: 1) { edges { node { id } } } } }`,
+      {},
+      'phx_full',
+    );
+    const hog = ids.body.data.project.hogFunctions.edges[0].node.id;
+    const batch = ids.body.data.project.batchExports.edges[0].node.id;
+    await h.gql('{ viewer { known } }', {}, 'phx_batch_read');
+    h.upstream.clearRequests();
+    const { body } = await h.gql(
+      'query N($ids: [ID!]!) { nodes(ids: $ids) { id } }',
+      { ids: [hog, batch] },
+      'phx_batch_read',
+    );
+    expect(body.data.nodes).toEqual([null, { id: batch }]);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]).toMatchObject({
+      path: ['nodes', 0],
+      extensions: { code: 'FORBIDDEN', requiredScope: 'hog_function:read' },
+    });
+    expect(calls('/hog_functions/')).toBe(0);
+    expect(calls('/batch_exports/')).toBe(1);
   });
 
   it('reads the key again after a 403 its scopes did not explain', async () => {
