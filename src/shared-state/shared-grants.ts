@@ -23,6 +23,10 @@ export class SharedKeyGrants implements KeyGrants {
     private readonly here: KeyGrantsHere,
   ) {}
 
+  get refreshMs(): number {
+    return this.here.refreshMs;
+  }
+
   known(hash: KeyHash): KnownGrant | undefined | Promise<KnownGrant | undefined> {
     const here = this.here.known(hash);
     if (here !== undefined || !this.redis.healthy) return here;

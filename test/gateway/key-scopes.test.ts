@@ -31,6 +31,7 @@ describe('scopes known before a call, posthog-2026', () => {
     key('phx_changing', ['*']);
     key('phx_team_two', ['*'], [2]);
     key('phx_plugins_only', ['plugin:read']);
+    key('phx_often_refused', ['*']);
   });
   afterAll(() => h.close());
 
@@ -137,6 +138,40 @@ describe('scopes known before a call, posthog-2026', () => {
     expect(errorAt(known.body, 'hogFunctions').extensions.upstream).toBeUndefined();
     expect(calls('/hog_functions/')).toBe(2);
     expect(calls(CURRENT)).toBe(2);
+  });
+
+  it('reads a key again after unexplained 403s once per KEY_SCOPES_REFRESH_MS/10, not on each', async () => {
+    h.upstream.clearRequests();
+    // Refused by something its scopes do not say (as a project's access control would).
+    h.upstream.faults.add({ path: '/hog_functions/', action: { kind: 'status', status: 403 } });
+    try {
+      for (let i = 0; i < 4; i++) {
+        const { body } = await h.gql(HOG, {}, 'phx_often_refused');
+        expect(errorAt(body, 'hogFunctions').extensions.upstream).toMatchObject({ status: 403 });
+      }
+    } finally {
+      h.upstream.faults.clear();
+    }
+    expect(calls('/hog_functions/')).toBe(4);
+    // The first read, and one more after the first 403; none after the next three.
+    expect(calls(CURRENT)).toBe(2);
+  });
+
+  it('answers viewer UNAUTHENTICATED for a key PostHog refuses, reading it once', async () => {
+    h.upstream.clearRequests();
+    const first = await h.gql('{ viewer { known } }', {}, 'phx_nobody_issued');
+    expect(first.body.data).toBeNull();
+    expect(first.body.errors[0]).toMatchObject({
+      path: ['viewer'],
+      extensions: { code: 'UNAUTHENTICATED', upstream: { status: 401 } },
+    });
+    // Lately refused (the key's standing): the same code, without a call.
+    const again = await h.gql('{ viewer { known } }', {}, 'phx_nobody_issued');
+    expect(again.body.errors[0].extensions).toMatchObject({ code: 'UNAUTHENTICATED', recentlyRefused: true });
+    const field = await h.gql(HOG, {}, 'phx_nobody_issued');
+    expect(errorAt(field.body, 'hogFunctions').extensions.code).toBe('UNAUTHENTICATED');
+    expect(calls(CURRENT)).toBe(1);
+    expect(calls('/hog_functions/')).toBe(0);
   });
 
   it('calls as before for a credential that cannot read itself, asking it once', async () => {

@@ -24,6 +24,8 @@ export type KnownGrant = KeyGrant | 'unreadable';
 
 /** The memory of grants: this process's, or shared through Redis. */
 export interface KeyGrants {
+  /** KEY_SCOPES_REFRESH_MS: how long what was read of a key is kept. */
+  readonly refreshMs: number;
   /** What is remembered of the key; undefined: nothing (read it). */
   known(hash: KeyHash): KnownGrant | undefined | Promise<KnownGrant | undefined>;
   remember(hash: KeyHash, known: KnownGrant): void;
