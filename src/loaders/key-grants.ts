@@ -52,6 +52,15 @@ export class KeyGrantReads {
   ) {}
 
   /**
+   * Whether a request of the key would read its grant first (one upstream call its operation's
+   * estimate does not price): the read is on, and this process does not hold the key's answer.
+   * A key another process read (Redis) counts as pending: the estimate stays at least the calls.
+   */
+  readPending(hash: KeyHash): boolean {
+    return this.store !== null && this.features.personalKeySelf !== false && !this.store.heldHere(hash);
+  }
+
+  /**
    * PostHog answered a call of the key 403. Unless the key's grant explains it (a scope it lacks),
    * or it is not about the key (a feature the team lacks), the grant is read again next time,
    * unless it was so lately (REREAD_SHARE).

@@ -33,6 +33,10 @@ export class SharedKeyGrants implements KeyGrants {
     return this.ask(hash);
   }
 
+  heldHere(hash: KeyHash): boolean {
+    return this.here.heldHere(hash);
+  }
+
   remember(hash: KeyHash, known: KnownGrant): void {
     this.here.remember(hash, known);
     if (known === 'unreadable' || !this.redis.healthy) return;
