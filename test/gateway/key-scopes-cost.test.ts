@@ -43,3 +43,25 @@ describe('the cost of a key’s first request, its self-read included', () => {
     expect(known.body.extensions.dryRun.estimatedCalls).toBe(1);
   });
 });
+
+describe('the self-read and MAX_UPSTREAM_CALLS', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      dialect: 'posthog-2026',
+      env: { KEY_SCOPES_REFRESH_MS: '300000', MAX_UPSTREAM_CALLS: '2' },
+    });
+  });
+  afterAll(() => h.close());
+
+  it('runs an operation priced at the limit on a key’s first request, its self-read not held to it', async () => {
+    const BOTH = `{ project(projectId: "1") {
+      batchExports(first: 2) { edges { node { name } } }
+      hogFunctions(first: 2) { edges { node { name } } } } }`;
+    h.upstream.clearRequests();
+    const { body } = await h.gql(BOTH, {}, 'phx_full');
+    expect(body.errors).toBeUndefined();
+    expect(h.upstreamCalls({ path: CURRENT })).toHaveLength(1);
+    expect(h.upstreamCalls()).toHaveLength(3);
+  });
+});
