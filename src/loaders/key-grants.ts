@@ -34,13 +34,13 @@ type ReadAnswer = KeyGrant | null | GraphQLError;
 const isUnauthenticated = (error: unknown): error is GraphQLError =>
   error instanceof GraphQLError && error.extensions.code === 'UNAUTHENTICATED';
 
-/** Kept per gateway: the memory of grants (null: KEY_SCOPES_REFRESH_MS=0) and the reads in flight. */
 /**
  * A key's grant is read again after a 403 it did not explain at most once per this share of
  * KEY_SCOPES_REFRESH_MS in each process, however many such 403s its calls get.
  */
 export const REREAD_SHARE = 10;
 
+/** Kept per gateway: the memory of grants (null: KEY_SCOPES_REFRESH_MS=0) and the reads in flight. */
 export class KeyGrantReads {
   readonly inFlight = new Map<KeyHash, Promise<ReadAnswer>>();
   /** Keys whose grant was forgotten after a 403 lately: not again until their time. */
