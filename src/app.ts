@@ -143,6 +143,7 @@ function pluginsOf(config: Readonly<Config>, deps: GatewayDeps, parts: PluginPar
     extensions: config.costExtensions,
     graphqlEndpoint: '/graphql',
     budgetLeft: (authorization) => deps.client.budgetLeft(hashKey(authorization)),
+    grantReadPending: (authorization) => kept.keyGrants.readPending(hashKey(authorization)),
   });
   return [
     useRequestId(),

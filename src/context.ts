@@ -12,7 +12,7 @@ import { requestIdOf } from './observability/request-id.ts';
 import type { UpstreamAttempt, UpstreamObserver } from './upstream/call.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 import type { CallPriority } from './upstream/keys/priorities.ts';
-import { routeTemplate } from './upstream/posthog/paths.ts';
+import { PATHS, routeTemplate } from './upstream/posthog/paths.ts';
 import { ANSWERED, ClientGone, RequestDeadline, RequestSignal } from './upstream/request-signal.ts';
 
 export interface UpstreamCallLog {
@@ -147,6 +147,8 @@ export function createContext(
   return contextOf(deps, request, lifetime);
 }
 
+const SELF_READ_PATH = PATHS.personalApiKeyCurrent();
+
 function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetime): GatewayContext {
   const authorization = authorizationOf(request.headers.get('authorization'));
   const requestId = requestIdOf(request);
@@ -157,6 +159,9 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
     const calls: UpstreamCallLog = { calls: 0, attempts: [] };
     const routeWarnings = new RouteWarnings();
     const staleAnswers = new StaleAnswers();
+    // The key's self-read (loaders/key-grants.ts) is the gateway's call, not the operation's: it
+    // counts in `calls` but not against MAX_UPSTREAM_CALLS, which the operation was priced against.
+    let selfReads = 0;
     const upstream = deps.client.forCaller({
       authorization,
       requestId,
@@ -164,9 +169,10 @@ function contextOf(deps: ContextDeps, request: Request, lifetime: RequestLifetim
       signal: lifetime.signal,
       deadline: Date.now() + deps.requestDeadlineMs,
       priority,
-      beforeCall: () => {
-        if (calls.calls >= deps.maxUpstreamCalls) {
-          throw upstreamTooLarge(calls.calls + 1, deps.maxUpstreamCalls);
+      beforeCall: (call) => {
+        if (call.path === SELF_READ_PATH) selfReads++;
+        else if (calls.calls - selfReads >= deps.maxUpstreamCalls) {
+          throw upstreamTooLarge(calls.calls - selfReads + 1, deps.maxUpstreamCalls);
         }
         calls.calls++;
       },

@@ -17,6 +17,11 @@ export interface CostReportOptions {
   extensions: boolean;
   /** What is left of the budget of the key sent as `authorization`; null: no budget. */
   budgetLeft: (authorization: string) => Promise<BudgetLeft | null>;
+  /**
+   * Whether the key's first call would be its self-read (loaders/key-grants.ts): one call more
+   * than the operation's estimate, counted in what the caller is shown.
+   */
+  grantReadPending?: (authorization: string) => boolean;
   graphqlEndpoint: string;
 }
 
@@ -44,14 +49,22 @@ export class CostReport {
 
   constructor(private readonly options: CostReportOptions) {}
 
-  /** The limits plugin's estimate of the operation run with `context`. */
+  /** The limits plugin's estimate of the operation run with `context`, read as it starts. */
   estimated(context: object, figures: OperationEstimate | null): void {
-    this.estimates.set(context, figures);
+    this.estimates.set(context, figures && this.withGrantRead(context as CostContext, figures));
   }
 
   /** The dry run's answer (dry-run.ts), with what is left of the key's budget now. */
   async dryRun(context: CostContext, figures: OperationEstimate, refusal: Refusal | null) {
-    return dryRunAnswer(figures, refusal, await this.budgetOnce(context));
+    return dryRunAnswer(this.estimates.get(context) ?? figures, refusal, await this.budgetOnce(context));
+  }
+
+  /** `figures` with the key's self-read counted when an operation that calls would make it first. */
+  private withGrantRead(context: CostContext, figures: OperationEstimate): OperationEstimate {
+    const { authorization } = context;
+    const { grantReadPending } = this.options;
+    if (figures.upstreamCalls === 0 || !authorization || !grantReadPending?.(authorization)) return figures;
+    return { ...figures, upstreamCalls: figures.upstreamCalls + 1 };
   }
 
   private budgetNow(context: CostContext): Promise<BudgetLeft | null> {

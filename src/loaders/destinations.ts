@@ -34,6 +34,8 @@ export interface DestinationQuery {
   kinds: readonly DestinationKind[];
   search: string | null;
   order: DestinationOrder | null;
+  /** Kinds the key's known grant may not read, each with its refusal: reported, not asked of PostHog. */
+  refused?: ReadonlyMap<DestinationKind, GraphQLError>;
 }
 
 /** The hog function types a user calls destinations. */
@@ -105,16 +107,25 @@ export class Destinations {
     return found;
   }
 
-  private async readWindow(projectId: string, { enabled, kinds: asked, search, order }: DestinationQuery) {
-    const kinds = new Set(asked);
+  private async readWindow(projectId: string, query: DestinationQuery) {
+    const { enabled, search, order } = query;
+    const refused = query.refused ?? new Map<DestinationKind, GraphQLError>();
+    // A kind refused already is not asked; the others are read as PostHog answers them.
+    const kinds = new Set(query.kinds.filter((kind) => !refused.has(kind)));
     const functions = kinds.has('HOG_FUNCTION') ? this.functionsOf(projectId, enabled, search) : null;
     // A searched page of functions does not hold the legacy_destinations that supersede configs.
     const superseding = search === null ? (functions?.catch(() => null) ?? null) : null;
+    const readsFunctions = !refused.has('HOG_FUNCTION');
     const reads = await Promise.all([
       functions && kindOf('HOG_FUNCTION', async () => (await functions).list),
       kinds.has('PLUGIN_CONFIG') &&
-        kindOf('PLUGIN_CONFIG', () => this.configsOf(projectId, enabled, search, superseding)),
+        kindOf('PLUGIN_CONFIG', () =>
+          this.configsOf(projectId, enabled, search, superseding, readsFunctions),
+        ),
       kinds.has('BATCH_EXPORT') && kindOf('BATCH_EXPORT', () => this.exportsOf(projectId, enabled, search)),
+      ...query.kinds
+        .filter((kind) => refused.has(kind))
+        .map((kind): KindRead => ({ kind, list: wholeKind([]), error: refused.get(kind)! })),
     ]);
     const kept = reads.filter((r): r is KindRead => Boolean(r));
     return order === null ? merged(kept) : sortedWindow(kept, order);
@@ -147,8 +158,11 @@ export class Destinations {
     enabled: boolean | null,
     search: string | null,
     functions: Promise<{ first: { count: number; head(n: number): DestinationRecord[] } } | null> | null,
+    readsFunctions: boolean,
   ): Promise<KindList<DestinationRecord>> {
-    const superseding = await this.supersedingTemplates(projectId, enabled, functions);
+    const superseding = readsFunctions
+      ? await this.supersedingTemplates(projectId, enabled, functions)
+      : new Set<string>();
     const pageAt = (offset: number) => this.configs.page({ projectId, limit: PAGE_SIZE, offset });
     if (superseding.size === 0 && enabled === null && search === null)
       return (await pagedKind<DestinationRecord>(pageAt)).list;

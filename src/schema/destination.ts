@@ -3,6 +3,7 @@
 // connection over all three (loaders/destinations.ts decides what is in it).
 
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import type { GatewayContext } from '../context.ts';
 import { mapMaybePromise } from '../core/maybe-promise.ts';
 import { DESTINATION_KINDS, type DestinationKind, type DestinationRecord } from '../loaders/destinations.ts';
 import { ActivityLogConnection } from './activity/log.ts';
@@ -12,7 +13,8 @@ import { priced } from './cost/price.ts';
 import { DESTINATIONS_PRICE } from './cost/rules.ts';
 import { checkedOrder, checkedSearch, DestinationOrderRef } from './destination-order.ts';
 import { ActivityLogEntryRef, DestinationRef, ProjectRef } from './refs.ts';
-import { needsScopes } from './scopes.ts';
+import { refusalOf } from './scope-gate.ts';
+import { needsScopes, type Scope } from './scopes.ts';
 
 export const DestinationKindRef = builder.enumType('DestinationKind', {
   description: 'The kinds of destination PostHog keeps, for Project.destinations(kinds:).',
@@ -29,6 +31,24 @@ const kindRefused = (error: GraphQLError, kind: DestinationKind, info: GraphQLRe
     path: pathOf(info),
     extensions: { ...error.extensions, kind },
   });
+
+/** The scope each kind's list needs (PostHog's APIScopePermission on its viewset). */
+const KIND_SCOPES: Record<DestinationKind, Scope> = {
+  HOG_FUNCTION: 'hog_function:read',
+  PLUGIN_CONFIG: 'plugin:read',
+  BATCH_EXPORT: 'batch_export:read',
+};
+
+/** The kinds the key's known grant may not read, each with its refusal: none is asked of PostHog. */
+async function kindsRefused(ctx: GatewayContext, projectId: string) {
+  const grant = await ctx.loaders.keyGrant.grant();
+  const refused = new Map<DestinationKind, GraphQLError>();
+  for (const kind of DESTINATION_KINDS) {
+    const refusal = grant && refusalOf(grant, [KIND_SCOPES[kind]], projectId, 'its list');
+    if (refusal) refused.set(kind, refusal);
+  }
+  return refused;
+}
 
 const pathOf = (info: GraphQLResolveInfo) => {
   const path: (string | number)[] = [];
@@ -155,8 +175,9 @@ builder.objectFields(ProjectRef, (t) => ({
           mapMaybePromise(ctx.loaders.currentProject.cursorId(project.projectId), (id) =>
             JSON.stringify(['destinations', id, enabled, kinds, ...asked]),
           );
-        const query = { enabled, kinds, search, order };
         return windowConnection<DestinationRecord>(list, args, async () => {
+          const refused = await kindsRefused(ctx, project.projectId);
+          const query = { enabled, kinds, search, order, refused };
           const window = await ctx.loaders.destinations.window(project.projectId, query);
           for (const { kind, error } of window.refused)
             ctx.partialErrors.push(kindRefused(error, kind, info));

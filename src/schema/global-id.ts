@@ -5,6 +5,8 @@
 // or foreign id is BAD_USER_INPUT and never reaches the upstream.
 import type { GatewayContext } from '../context.ts';
 import { badUserInput } from '../errors/codes.ts';
+import { refusalOf } from './scope-gate.ts';
+import type { Scope } from './scopes.ts';
 
 /**
  * Each Node type's decoded id, by typename: each resource's node.ts adds its own to this
@@ -20,6 +22,8 @@ type IdOf<T extends Typename> = Extract<GlobalId, { typename: T }>;
 /** A Node type: how its id is written after `<typename>:`, and how it is read again. */
 export interface NodeType<T extends Typename> {
   typename: T;
+  /** The scope its read needs: a key whose known grant lacks it is refused before the call. */
+  scope: Scope;
   /** The id's parts after the typename, each a pattern (no groups), joined by `:`. */
   parts: readonly string[];
   /** The id of the parts as written; null when they name none. */
@@ -52,9 +56,17 @@ export function nodeTypenames(): string[] {
   return roots.flatMap((root) => [root, ...names.filter((name) => name !== root && name.startsWith(root))]);
 }
 
-/** The object behind a decoded id, as its type loads it. */
-export const loadNodeOf = (ctx: GatewayContext, id: GlobalId, listFieldsSuffice: boolean) =>
-  REGISTRY.get(id.typename)!.type.load(ctx, id, listFieldsSuffice);
+/**
+ * The object behind a decoded id, as its type loads it; FORBIDDEN naming the scope (or the
+ * project) without a call when the key's known grant may not read it (scope-gate.ts).
+ */
+export async function loadNodeOf(ctx: GatewayContext, id: GlobalId, listFieldsSuffice: boolean) {
+  const { type } = REGISTRY.get(id.typename)!;
+  const grant = await ctx.loaders.keyGrant.grant();
+  const refusal = grant && refusalOf(grant, [type.scope], id.projectId, 'this object');
+  if (refusal) throw refusal;
+  return type.load(ctx, id, listFieldsSuffice);
+}
 
 const MAX_ID_LENGTH = 200;
 

@@ -10,6 +10,7 @@ declare module './global-id.ts' {
 
 registerNodeType({
   typename: 'Project',
+  scope: 'project:read',
   parts: [PROJECT_ID_PATTERN],
   read: ([projectId]) => ({ projectId: projectId! }),
   load: (ctx, id) => ctx.loaders.projects.load(id.projectId),

@@ -7,7 +7,8 @@
 // not a personal key, an upstream without the route) changes nothing: the field calls as before.
 //
 // A field of several scopes (a merged list) is refused only when the key holds none of them: each
-// part it may read is served, the others fail as partial errors (context.ts, partialErrors).
+// part it may read is served, the others fail as partial errors (context.ts, partialErrors), and
+// the field asks refusalOf of each part itself so that a part the key may not read is not called.
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
 import { codedError } from '../errors/codes.ts';
 import type { Loaders } from '../loaders/index.ts';
@@ -33,13 +34,21 @@ function projectIdOf(source: unknown, args: Record<string, unknown>): string | n
   return typeof parent === 'string' ? parent : null;
 }
 
-/** Why the key may not have the field asked of PostHog; null: it may. */
-export function refusalOf(grant: KeyGrant, scopes: readonly string[], projectId: string | null) {
+/**
+ * Why the key may not have the field asked of PostHog; null: it may. `subject`: what was not
+ * asked, as the message names it (a part of a merged list names itself).
+ */
+export function refusalOf(
+  grant: KeyGrant,
+  scopes: readonly string[],
+  projectId: string | null,
+  subject = 'this field',
+) {
   if (!scopes.some((scope) => grants(grant, scope))) {
     const scope = scopes.find((s) => !grants(grant, s))!;
     return codedError(
       'FORBIDDEN',
-      `The API key lacks the scope ${scope}, so this field was not asked of PostHog. Add the scope to the key in PostHog (Settings → Personal API keys); the gateway sees it within KEY_SCOPES_REFRESH_MS.`,
+      `The API key lacks the scope ${scope}, so ${subject} was not asked of PostHog. Add the scope to the key in PostHog (Settings → Personal API keys); the gateway sees it within KEY_SCOPES_REFRESH_MS.`,
       { requiredScope: scope, scope },
     );
   }
@@ -47,7 +56,7 @@ export function refusalOf(grant: KeyGrant, scopes: readonly string[], projectId:
   if (projectId !== null && /^\d+$/.test(projectId) && limited.length > 0 && !limited.includes(projectId)) {
     return codedError(
       'FORBIDDEN',
-      `The API key is limited to other projects than ${projectId}, so this field was not asked of PostHog.`,
+      `The API key is limited to other projects than ${projectId}, so ${subject} was not asked of PostHog.`,
       { projectId, reason: 'PROJECT_NOT_IN_KEY' },
     );
   }

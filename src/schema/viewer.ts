@@ -10,7 +10,7 @@ const ViewerRef = builder.objectRef<{ grant: KeyGrant | null }>('Viewer');
 
 builder.objectType(ViewerRef, {
   description:
-    'The caller’s personal API key as PostHog answers it to the key itself (GET /api/personal_api_keys/@current/, read once per key and kept KEY_SCOPES_REFRESH_MS): its scopes and the projects and organizations it is limited to. Unknown (null lists, `known` false) for a credential that cannot read itself (an OAuth token), an upstream without that route, or a gateway with KEY_SCOPES_REFRESH_MS=0.',
+    'The caller’s personal API key as PostHog answers it to the key itself (GET /api/personal_api_keys/@current/, read once per key and kept KEY_SCOPES_REFRESH_MS): its scopes and the projects and organizations it is limited to. Unknown (null lists, `known` false) for a credential that cannot read itself (an OAuth token), an upstream without that route, or a gateway with KEY_SCOPES_REFRESH_MS=0. A key PostHog refuses (401) gets UNAUTHENTICATED instead, as every field does.',
   fields: (t) => ({
     known: t.boolean({
       description:
@@ -43,8 +43,9 @@ builder.queryFields((t) => ({
     type: ViewerRef,
     nullable: false,
     description:
-      'What the caller’s key may do (its scopes, projects and organizations), so that a UI can hide what would fail. Needs no scope: one GET /api/personal_api_keys/@current/ the first time a key is seen, none while it is kept.',
+      'What the caller’s key may do (its scopes, projects and organizations), so that a UI can hide what would fail. Needs no scope: one GET /api/personal_api_keys/@current/ the first time a key is seen, none while it is kept. UNAUTHENTICATED when PostHog refuses the key (401), now or lately (KEY_REFUSED_TTL_MS), as every field then is.',
     extensions: priced({ calls: 1 }),
-    resolve: (_root, _args, ctx) => mapMaybePromise(ctx.loaders.keyGrant.grant(), (grant) => ({ grant })),
+    resolve: (_root, _args, ctx) =>
+      mapMaybePromise(ctx.loaders.keyGrant.grantOrRefusal(), (grant) => ({ grant })),
   }),
 }));

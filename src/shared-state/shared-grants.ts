@@ -23,10 +23,18 @@ export class SharedKeyGrants implements KeyGrants {
     private readonly here: KeyGrantsHere,
   ) {}
 
+  get refreshMs(): number {
+    return this.here.refreshMs;
+  }
+
   known(hash: KeyHash): KnownGrant | undefined | Promise<KnownGrant | undefined> {
     const here = this.here.known(hash);
     if (here !== undefined || !this.redis.healthy) return here;
     return this.ask(hash);
+  }
+
+  heldHere(hash: KeyHash): boolean {
+    return this.here.heldHere(hash);
   }
 
   remember(hash: KeyHash, known: KnownGrant): void {

@@ -30,6 +30,8 @@ describe('scopes known before a call, posthog-2026', () => {
       h.upstream.store.keys.set(value, { value, userId: 1, scopes, currentProjectId: 1, scopedTeams });
     key('phx_changing', ['*']);
     key('phx_team_two', ['*'], [2]);
+    key('phx_plugins_only', ['plugin:read']);
+    key('phx_often_refused', ['*']);
   });
   afterAll(() => h.close());
 
@@ -69,6 +71,60 @@ describe('scopes known before a call, posthog-2026', () => {
     expect(viewer.body.data.viewer.projectIds).toEqual(['2']);
   });
 
+  it('leaves a destination kind the key may not read out of the list without its call, saying why', async () => {
+    const DESTINATIONS = `{ project(projectId: "1") { destinations(first: 100) { totalCount edges { node { __typename } } } } }`;
+    for (const [key, missing] of [
+      ['phx_hog_rw', ['BATCH_EXPORT']],
+      ['phx_plugins_only', ['BATCH_EXPORT', 'HOG_FUNCTION']],
+    ] as const) {
+      await h.gql('{ viewer { known } }', {}, key);
+      h.upstream.clearRequests();
+      const { body } = await h.gql(DESTINATIONS, {}, key);
+      expect(body.data.project.destinations.edges.length).toBeGreaterThan(0);
+      const errors = (body.errors ?? []) as { path: string[]; extensions: Record<string, unknown> }[];
+      expect(errors.map((e) => e.extensions.kind).sort()).toEqual([...missing].sort());
+      for (const error of errors) {
+        expect(error.path).toEqual(['project', 'destinations']);
+        expect(error.extensions).toMatchObject({ code: 'FORBIDDEN' });
+        expect(error.extensions.upstream).toBeUndefined();
+      }
+      const batch = errors.find((e) => e.extensions.kind === 'BATCH_EXPORT')!;
+      expect(batch.extensions).toMatchObject({
+        requiredScope: 'batch_export:read',
+        scope: 'batch_export:read',
+      });
+      expect(calls('/batch_exports/')).toBe(0);
+      // Nor are hog functions read to tell which configs a legacy_destination supersedes.
+      if (key === 'phx_plugins_only') expect(calls('/hog_functions/')).toBe(0);
+      expect(calls(CURRENT)).toBe(0);
+    }
+  });
+
+  it('refuses a node whose type the key may not read without its call, and serves the others', async () => {
+    const ids = await h.gql(
+      `{ project(projectId: "1") { hogFunctions(first: 1) { edges { node { id } } } batchExports(first: 1) { edges { node { id } } } } }`,
+      {},
+      'phx_full',
+    );
+    const hog = ids.body.data.project.hogFunctions.edges[0].node.id;
+    const batch = ids.body.data.project.batchExports.edges[0].node.id;
+    await h.gql('{ viewer { known } }', {}, 'phx_batch_read');
+    h.upstream.clearRequests();
+    const { body } = await h.gql(
+      'query N($ids: [ID!]!) { nodes(ids: $ids) { id } }',
+      { ids: [hog, batch] },
+      'phx_batch_read',
+    );
+    expect(body.data.nodes).toEqual([null, { id: batch }]);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]).toMatchObject({
+      path: ['nodes', 0],
+      extensions: { code: 'FORBIDDEN', requiredScope: 'hog_function:read' },
+    });
+    expect(calls('/hog_functions/')).toBe(0);
+    expect(calls('/batch_exports/')).toBe(1);
+  });
+
   it('reads the key again after a 403 its scopes did not explain', async () => {
     h.upstream.clearRequests();
     expect((await h.gql(HOG, {}, 'phx_changing')).body.errors).toBeUndefined();
@@ -82,6 +138,40 @@ describe('scopes known before a call, posthog-2026', () => {
     expect(errorAt(known.body, 'hogFunctions').extensions.upstream).toBeUndefined();
     expect(calls('/hog_functions/')).toBe(2);
     expect(calls(CURRENT)).toBe(2);
+  });
+
+  it('reads a key again after unexplained 403s once per KEY_SCOPES_REFRESH_MS/10, not on each', async () => {
+    h.upstream.clearRequests();
+    // Refused by something its scopes do not say (as a project's access control would).
+    h.upstream.faults.add({ path: '/hog_functions/', action: { kind: 'status', status: 403 } });
+    try {
+      for (let i = 0; i < 4; i++) {
+        const { body } = await h.gql(HOG, {}, 'phx_often_refused');
+        expect(errorAt(body, 'hogFunctions').extensions.upstream).toMatchObject({ status: 403 });
+      }
+    } finally {
+      h.upstream.faults.clear();
+    }
+    expect(calls('/hog_functions/')).toBe(4);
+    // The first read, and one more after the first 403; none after the next three.
+    expect(calls(CURRENT)).toBe(2);
+  });
+
+  it('answers viewer UNAUTHENTICATED for a key PostHog refuses, reading it once', async () => {
+    h.upstream.clearRequests();
+    const first = await h.gql('{ viewer { known } }', {}, 'phx_nobody_issued');
+    expect(first.body.data).toBeNull();
+    expect(first.body.errors[0]).toMatchObject({
+      path: ['viewer'],
+      extensions: { code: 'UNAUTHENTICATED', upstream: { status: 401 } },
+    });
+    // Lately refused (the key's standing): the same code, without a call.
+    const again = await h.gql('{ viewer { known } }', {}, 'phx_nobody_issued');
+    expect(again.body.errors[0].extensions).toMatchObject({ code: 'UNAUTHENTICATED', recentlyRefused: true });
+    const field = await h.gql(HOG, {}, 'phx_nobody_issued');
+    expect(errorAt(field.body, 'hogFunctions').extensions.code).toBe('UNAUTHENTICATED');
+    expect(calls(CURRENT)).toBe(1);
+    expect(calls('/hog_functions/')).toBe(0);
   });
 
   it('calls as before for a credential that cannot read itself, asking it once', async () => {

@@ -15,8 +15,9 @@ export interface SignedIn {
 }
 
 /**
- * `viewer.known` false: PostHog did not say what the credential may do (an OAuth token, or a key it
- * refused). The list's first page, which the page shows next anyway, tells a refused key
+ * `viewer.known` false: PostHog did not say what the credential may do (an OAuth token, a gateway
+ * that does not read keys; a key PostHog refuses fails `viewer` itself, UNAUTHENTICATED). The
+ * list's first page, which the page shows next anyway, tells a refused credential
  * (UNAUTHENTICATED) from one PostHog takes; its answer stays in the cache for the list.
  */
 async function confirmKey(client: ApolloClient, projectId: string) {

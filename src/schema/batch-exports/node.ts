@@ -14,6 +14,7 @@ declare module '../global-id.ts' {
 
 registerNodeType({
   typename: 'BatchExport',
+  scope: 'batch_export:read',
   parts: [PROJECT_ID_PATTERN, UUID_PATTERN],
   read: ([projectId, uuid]) => ({ projectId: projectId!, uuid: uuid! }),
   load: (ctx, id, fromLists) =>
@@ -30,6 +31,7 @@ const readChild = ([projectId, exportUuid, uuid]: string[]) => ({
 
 registerNodeType({
   typename: 'BatchExportRun',
+  scope: 'batch_export:read',
   parts: CHILD_PARTS,
   read: readChild,
   load: (ctx, id) => ctx.loaders.batchExports.run({ projectId: id.projectId, uuid: id.exportUuid }, id.uuid),
@@ -37,6 +39,7 @@ registerNodeType({
 
 registerNodeType({
   typename: 'BatchExportBackfill',
+  scope: 'batch_export:read',
   parts: CHILD_PARTS,
   read: readChild,
   load: (ctx, id) =>

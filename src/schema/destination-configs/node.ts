@@ -10,6 +10,7 @@ declare module '../global-id.ts' {
 
 registerNodeType({
   typename: 'DestinationConfig',
+  scope: 'plugin:read',
   parts: [PROJECT_ID_PATTERN, CONFIG_ID_PATTERN],
   read: ([projectId, id]) => {
     const databaseId = configIdFromText(id);

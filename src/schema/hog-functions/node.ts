@@ -12,6 +12,7 @@ declare module '../global-id.ts' {
 
 registerNodeType({
   typename: 'HogFunction',
+  scope: 'hog_function:read',
   parts: [PROJECT_ID_PATTERN, UUID_PATTERN],
   read: ([projectId, uuid]) => ({ projectId: projectId!, uuid: uuid! }),
   load: (ctx, id, fromLists) =>
@@ -20,6 +21,7 @@ registerNodeType({
 
 registerNodeType({
   typename: 'HogFunctionRevision',
+  scope: 'hog_function:read',
   // A version as HogFunction.version counts: 0 or more, no leading zero, within a GraphQL Int.
   parts: [PROJECT_ID_PATTERN, UUID_PATTERN, String.raw`0|[1-9]\d{0,8}`],
   read: ([projectId, uuid, version]) => ({ projectId: projectId!, uuid: uuid!, version: Number(version) }),

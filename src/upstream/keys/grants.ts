@@ -24,9 +24,13 @@ export type KnownGrant = KeyGrant | 'unreadable';
 
 /** The memory of grants: this process's, or shared through Redis. */
 export interface KeyGrants {
+  /** KEY_SCOPES_REFRESH_MS: how long what was read of a key is kept. */
+  readonly refreshMs: number;
   /** What is remembered of the key; undefined: nothing (read it). */
   known(hash: KeyHash): KnownGrant | undefined | Promise<KnownGrant | undefined>;
   remember(hash: KeyHash, known: KnownGrant): void;
+  /** Whether this process holds what is known of the key now (its requests then read nothing). */
+  heldHere(hash: KeyHash): boolean;
   /** PostHog refused the key something its grant did not explain: read it again. */
   forget(hash: KeyHash): void;
 }
@@ -50,6 +54,10 @@ export class KeyGrantsHere implements KeyGrants {
     if (item.until > Date.now()) return item.known;
     this.grants.delete(hash);
     return undefined;
+  }
+
+  heldHere(hash: KeyHash): boolean {
+    return this.known(hash) !== undefined;
   }
 
   remember(hash: KeyHash, known: KnownGrant, ttlMs = this.refreshMs): void {
