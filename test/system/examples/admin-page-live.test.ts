@@ -158,7 +158,11 @@ describe('examples/admin-page: search, order and live health', { timeout: 120_00
     });
     const fn = [...h.upstream.store.hogFunctions.values()].find(
       (f) =>
-        f.projectId === 1 && f.enabled && !f.deleted && f.type === 'destination' && /webhook/i.test(f.name),
+        f.projectId === 1 &&
+        f.enabled &&
+        !f.deleted &&
+        f.type === 'destination' &&
+        /webhook/i.test(f.name ?? ''),
     )!;
     const row = (await drive.rows()).find((r) => r.name === fn.name)!;
     expect(row.health).toBe('HEALTHY');
@@ -186,7 +190,10 @@ describe('examples/admin-page: search, order and live health', { timeout: 120_00
     await page.waitForSelector(line, LONG);
     expect(await drive.text(line)).toContain(fn.name);
     expect(await drive.text(line)).toMatch(/healthy\s*→\s*degraded/);
-    const title = await page.$eval(`#destinations tr[data-id="${row.id}"] .health`, (span) => span.title);
+    const title = await page.$eval(
+      `#destinations tr[data-id="${row.id}"] .health`,
+      (span) => (span as HTMLElement).title,
+    );
     expect(title).toMatch(/hog watcher degraded/);
     // The same page all along, its files not fetched again and neither query sent again: the
     // subscription's answer went into Apollo's cache.
