@@ -1,9 +1,10 @@
 // The signed-in view: what the key may do, the destination list, the selected destination's
-// detail, and the project's live activity feed.
+// detail, and beside them the project's health changes and live activity feed.
 import { useState } from 'react';
 import { DestinationDetail } from './DestinationDetail.tsx';
 import { DestinationList } from './DestinationList.tsx';
 import { EVERY_DESTINATION, type ListArguments } from './destination-list-query.ts';
+import { HealthPanel } from './HealthPanel.tsx';
 import { LiveFeed } from './LiveFeed.tsx';
 import type { SignedIn } from './SignIn.tsx';
 import { ViewerSummary } from './ViewerSummary.tsx';
@@ -31,7 +32,10 @@ export function AdminView({ signedIn, onSignOut }: { signedIn: SignedIn; onSignO
           onSelect={setSelected}
         />
         <DestinationDetail id={selected} viewer={viewer} />
-        <LiveFeed projectId={projectId} viewer={viewer} />
+        <div className="side">
+          <HealthPanel projectId={projectId} viewer={viewer} />
+          <LiveFeed projectId={projectId} viewer={viewer} />
+        </div>
       </main>
     </>
   );

@@ -1,10 +1,18 @@
-// One destination (node(id:)): what it is, enable/pause, its latest activity and, for a batch
-// export, its recent runs. After a toggle the detail is read again, so its new activity shows.
+// One destination (node(id:)): what it is, its health, enable/pause, its latest activity and, for
+// a batch export, its recent runs. After a toggle the detail is read again, so its new activity
+// shows; a health change the subscription brings updates its badge through Apollo's cache.
 import { useQuery } from '@apollo/client/react';
 import { kindOf } from './DestinationList.tsx';
 import { messageOf } from './errors.ts';
 import { mayUse } from './grants.ts';
-import { type ActivityEntry, type BatchExportRun, DESTINATION_DETAIL, type Viewer } from './operations.ts';
+import { HealthBadge } from './HealthBadge.tsx';
+import {
+  type ActivityEntry,
+  type BatchExportRun,
+  DESTINATION_DETAIL,
+  type RunStatus,
+  type Viewer,
+} from './operations.ts';
 import { ToggleButton } from './ToggleButton.tsx';
 
 export function DestinationDetail({ id, viewer }: { id: string | null; viewer: Viewer }) {
@@ -35,6 +43,9 @@ export function DestinationDetail({ id, viewer }: { id: string | null; viewer: V
             </span>{' '}
             <ToggleButton destination={node} viewer={viewer} />
           </p>
+          <p id="detail-health">
+            Health: <HealthBadge health={node.health} /> <span className="muted">{node.health.reason}</span>
+          </p>
           {node.interval && <p className="muted">Runs every {node.interval}</p>}
           {node.runs && <Runs runs={node.runs.edges.map((edge) => edge.node)} />}
           <h2>Activity</h2>
@@ -49,6 +60,22 @@ export function DestinationDetail({ id, viewer }: { id: string | null; viewer: V
   );
 }
 
+/** A run's class by its typed status: failures red, success green, the rest plain. */
+function runClass(status: RunStatus): string | undefined {
+  switch (status) {
+    case 'COMPLETED':
+      return 'on';
+    case 'FAILED':
+    case 'FAILED_RETRYABLE':
+    case 'FAILED_BILLING':
+    case 'TERMINATED':
+    case 'TIMED_OUT':
+      return 'off';
+    default:
+      return undefined;
+  }
+}
+
 function Runs({ runs }: { runs: BatchExportRun[] }) {
   return (
     <>
@@ -60,7 +87,7 @@ function Runs({ runs }: { runs: BatchExportRun[] }) {
           <tbody>
             {runs.map((run) => (
               <tr key={run.id}>
-                <td>{run.status}</td>
+                <td className={runClass(run.statusValue)}>{run.status}</td>
                 <td>{run.createdAt?.slice(5, 16).replace('T', ' ')}</td>
                 <td>{run.recordsCompleted === null ? '' : `${run.recordsCompleted} records`}</td>
                 <td className="run-error" title={run.latestError ?? undefined}>

@@ -1,12 +1,12 @@
 // The project's destinations of every kind (Project.destinations), a page at a time: Next asks
 // for the page after the last cursor, Previous for the page before the first. The list's
-// arguments come from the caller as they are (destination-list-query.ts): changing them starts
-// again at the first page.
+// arguments (kinds, search, order: ListControls) come from the caller as they are
+// (destination-list-query.ts): changing them starts again at the first page. Each row shows its
+// health, which the health subscription keeps current in Apollo's cache (HealthPanel).
 import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import {
   DESTINATIONS,
-  type DestinationKind,
   type DestinationRow,
   type ListArguments,
   listVariables,
@@ -14,6 +14,8 @@ import {
   type PagePosition,
 } from './destination-list-query.ts';
 import { messageOf } from './errors.ts';
+import { HealthBadge } from './HealthBadge.tsx';
+import { ListControls } from './ListControls.tsx';
 
 interface Props {
   projectId: string;
@@ -29,13 +31,6 @@ export const kindOf = (row: Pick<DestinationRow, '__typename' | 'type' | 'destin
     : row.__typename === 'BatchExport'
       ? `batch export (${row.destinationType})`
       : 'plugin config';
-
-const KINDS: [label: string, kinds: DestinationKind[] | null][] = [
-  ['Every kind', null],
-  ['Hog functions', ['HOG_FUNCTION']],
-  ['Plugin configs', ['PLUGIN_CONFIG']],
-  ['Batch exports', ['BATCH_EXPORT']],
-];
 
 export function DestinationList({ projectId, listArguments, onListArguments, selected, onSelect }: Props) {
   const [position, setPosition] = useState<PagePosition>({ after: null });
@@ -55,23 +50,18 @@ export function DestinationList({ projectId, listArguments, onListArguments, sel
     setPosition(to);
     setPage((n) => n + step);
   };
-  const kindIndex = KINDS.findIndex(([, kinds]) => kinds?.join() === listArguments.kinds?.join());
   return (
     <section id="destinations" aria-busy={loading}>
       <h2>
-        Destinations {list && <span className="muted">({list.totalCount})</span>}{' '}
-        <select
-          aria-label="Kinds"
-          value={kindIndex}
-          onChange={(event) => restart({ ...listArguments, kinds: KINDS[Number(event.target.value)]![1] })}
-        >
-          {KINDS.map(([label], index) => (
-            <option key={label} value={index}>
-              {label}
-            </option>
-          ))}
-        </select>
+        Destinations{' '}
+        {list && (
+          <span id="total" className="muted">
+            ({list.totalCount})
+          </span>
+        )}
+        {listArguments.search && <span className="muted"> matching “{listArguments.search}”</span>}
       </h2>
+      <ListControls listArguments={listArguments} onChange={restart} />
       {error && <p className="error">{messageOf(error)}</p>}
       <table>
         <tbody>
@@ -84,6 +74,9 @@ export function DestinationList({ projectId, listArguments, onListArguments, sel
               </td>
               <td className="kind">{kindOf(node)}</td>
               <td className={node.enabled ? 'on' : 'off'}>{node.enabled ? 'enabled' : 'paused'}</td>
+              <td>
+                <HealthBadge health={node.health} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -11,20 +11,42 @@ export interface ListArguments {
   kinds: DestinationKind[] | null;
   /** Only enabled (true) or paused (false) destinations; null: both. */
   enabled: boolean | null;
+  /** Only destinations whose name or description holds this text, any case; null: all. */
+  search: string | null;
+  /** The whole list sorted; null: each kind in PostHog's order (by relevance under a search). */
+  orderBy: DestinationOrder | null;
 }
 
-export const EVERY_DESTINATION: ListArguments = { kinds: null, enabled: null };
+export type DestinationOrderField = 'NAME' | 'UPDATED_AT' | 'KIND';
+export type OrderDirection = 'ASC' | 'DESC';
+
+export interface DestinationOrder {
+  field: DestinationOrderField;
+  direction: OrderDirection;
+}
+
+export const EVERY_DESTINATION: ListArguments = { kinds: null, enabled: null, search: null, orderBy: null };
 
 /** Where the page is: after a cursor (the next page), or before one (the previous page). */
 export type PagePosition = { after: string | null } | { before: string };
 
 export const PAGE_SIZE = 20;
 
+export type HealthState = 'HEALTHY' | 'DEGRADED' | 'DISABLED' | 'FAILING' | 'UNKNOWN';
+
+/** Destination.health, the same on every kind. */
+export interface Health {
+  state: HealthState;
+  reason: string;
+  since: string | null;
+}
+
 export interface DestinationRow {
   __typename: DestinationType;
   id: string;
   name: string | null;
   enabled: boolean;
+  health: Health;
   type?: string;
   destinationType?: string;
 }
@@ -49,13 +71,24 @@ export const DESTINATIONS: TypedDocumentNode<DestinationsData, Record<string, un
     $projectId: String!
     $kinds: [DestinationKind!]
     $enabled: Boolean
+    $search: String
+    $orderBy: DestinationOrder
     $first: Int
     $after: String
     $last: Int
     $before: String
   ) {
     project(projectId: $projectId) {
-      destinations(kinds: $kinds, enabled: $enabled, first: $first, after: $after, last: $last, before: $before) {
+      destinations(
+        kinds: $kinds
+        enabled: $enabled
+        search: $search
+        orderBy: $orderBy
+        first: $first
+        after: $after
+        last: $last
+        before: $before
+      ) {
         totalCount
         edges {
           cursor
@@ -63,6 +96,7 @@ export const DESTINATIONS: TypedDocumentNode<DestinationsData, Record<string, un
             id
             name
             enabled
+            health { state reason since }
             ... on HogFunction { type }
             ... on BatchExport { destinationType }
           }
@@ -79,5 +113,6 @@ export function listVariables(projectId: string, args: ListArguments, position: 
     'before' in position
       ? { last: PAGE_SIZE, before: position.before }
       : { first: PAGE_SIZE, after: position.after };
-  return { projectId, kinds: args.kinds, enabled: args.enabled, ...window };
+  const { kinds, enabled, search, orderBy } = args;
+  return { projectId, kinds, enabled, search, orderBy, ...window };
 }

@@ -1,6 +1,7 @@
 // The page's operations but the destination list's (destination-list-query.ts), with the types of
 // their answers. Each names only fields of the gateway's schema.graphql.
 import { gql, type TypedDocumentNode } from '@apollo/client';
+import type { DestinationKind, Health } from './destination-list-query.ts';
 
 export interface Viewer {
   /** Whether PostHog said what the key may do (false for an OAuth token: PostHog decides per call). */
@@ -29,9 +30,24 @@ export interface ActivityEntry {
   user: { email: string } | null;
 }
 
+/** BatchExportRun.statusValue: PostHog's status, typed (UNKNOWN for one it adds later). */
+export type RunStatus =
+  | 'STARTING'
+  | 'RUNNING'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'FAILED_RETRYABLE'
+  | 'FAILED_BILLING'
+  | 'CANCELLED'
+  | 'TERMINATED'
+  | 'TIMED_OUT'
+  | 'CONTINUED_AS_NEW'
+  | 'UNKNOWN';
+
 export interface BatchExportRun {
   id: string;
   status: string;
+  statusValue: RunStatus;
   createdAt: string | null;
   recordsCompleted: number | null;
   latestError: string | null;
@@ -43,6 +59,7 @@ export interface DestinationDetailData {
     id: string;
     name: string | null;
     enabled: boolean;
+    health: Health;
     createdAt: string | null;
     updatedAt: string | null;
     activity: { edges: { node: ActivityEntry }[] } | null;
@@ -61,6 +78,7 @@ export const DESTINATION_DETAIL: TypedDocumentNode<DestinationDetailData, { id: 
       ... on Destination {
         name
         enabled
+        health { state reason since }
         createdAt
         updatedAt
         activity(first: 5) { edges { node { id activity scope itemId createdAt detail user { email } } } }
@@ -70,7 +88,7 @@ export const DESTINATION_DETAIL: TypedDocumentNode<DestinationDetailData, { id: 
         paused
         destinationType
         interval
-        runs(first: 5) { edges { node { id status createdAt recordsCompleted latestError } } }
+        runs(first: 5) { edges { node { id status statusValue createdAt recordsCompleted latestError } } }
       }
     }
   }
@@ -102,5 +120,30 @@ export const UNPAUSE_BATCH_EXPORT = gql`
 export const ACTIVITY_ADDED: TypedDocumentNode<{ activityAdded: ActivityEntry }, { projectId: string }> = gql`
   subscription ActivityAdded($projectId: String!) {
     activityAdded(projectId: $projectId) { id activity scope itemId createdAt detail user { email } }
+  }
+`;
+
+export interface HealthChange {
+  id: string;
+  kind: DestinationKind;
+  old: Health;
+  new: Health;
+  /** With its id and health: Apollo's cache writes the new health to the list row and the detail. */
+  destination: { __typename: DestinationType; id: string; name: string | null; health: Health };
+}
+
+/** The project's destinations whose health changes, as the gateway polls them (docs/live-updates.md). */
+export const DESTINATION_HEALTH_CHANGED: TypedDocumentNode<
+  { destinationHealthChanged: HealthChange },
+  { projectId: string }
+> = gql`
+  subscription DestinationHealthChanged($projectId: ID!) {
+    destinationHealthChanged(projectId: $projectId) {
+      id
+      kind
+      old { state reason since }
+      new { state reason since }
+      destination { id name health { state reason since } }
+    }
   }
 `;

@@ -1,109 +1,67 @@
 // examples/admin-page in headless Chromium, as a frontend team would run it: its own install
-// (`npm ci` inside the folder, never the checkout's node_modules or lock), its typecheck and its
-// esbuild bundle, served by a static server of its own, so that every call to the gateway is
-// cross-origin and passes only because CORS_ORIGINS lists the page's origin. A user signs in with
-// a key (the viewer query), pages the destinations forward and back, pauses a plugin config and a
-// batch export, and sees each change arrive in the live feed; the key is in no storage, URL or
-// bundle. The screenshot goes to test-output/; with UPDATE_SCREENSHOTS=1 it replaces
-// docs/admin-page.png (docs/clients.md shows it).
-import { execFile } from 'node:child_process';
+// (`npm ci` in a copy of the folder, never the checkout's node_modules or lock), its typecheck and
+// its esbuild bundle, served by a static server of its own, so that every call to the gateway is
+// cross-origin and passes only because CORS_ORIGINS lists the page's origin
+// (test/support/admin-page.ts). A user signs in with a key (the viewer query), pages the
+// destinations forward and back, pauses a plugin config and a batch export, and sees each change
+// arrive in the live feed; the key is in no storage, URL or bundle. Its screenshot goes to
+// test-output/admin-page-paused.png; docs/admin-page.png (docs/clients.md) is
+// admin-page-live.test.ts's.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from '../../support/chromium.ts';
-import { type Harness, startHarness } from '../../support/harness.ts';
-import { type StaticFiles, serveStaticFiles } from '../../support/static-files.ts';
+import {
+  type AdminPageRig,
+  KEY,
+  LONG,
+  pageDriver,
+  ROOT,
+  startAdminPageRig,
+} from '../../support/admin-page.ts';
+import type { Harness } from '../../support/harness.ts';
+import type { StaticFiles } from '../../support/static-files.ts';
 import { until } from '../../support/wait.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const APP = join(ROOT, 'examples/admin-page');
-const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
-  ? join(ROOT, 'docs/admin-page.png')
-  : join(ROOT, 'test-output/admin-page.png');
-const KEY = 'phx_full';
-const LONG = { timeout: 60_000 };
-const run = promisify(execFile);
-
-/** npm in the example's folder alone: none of the npm_* settings of an `npm test` around us. */
-async function npm(args: string[]) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  await run('npm', [...args, '--prefix', APP, '--no-audit', '--no-fund'], {
-    cwd: APP,
-    env: { ...env, CI: 'true' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-}
+const SCREENSHOT = join(ROOT, 'test-output/admin-page-paused.png');
 
 const hashOf = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('examples/admin-page in headless Chromium', { timeout: 120_000 }, () => {
+  let rig: AdminPageRig;
   let h: Harness;
   let site: StaticFiles;
   /** The same files on another origin, which CORS_ORIGINS does not list. */
   let elsewhere: StaticFiles;
-  let chromium: Chromium;
   let page: Page;
+  let drive: ReturnType<typeof pageDriver>;
   const rootLock = hashOf(join(ROOT, 'package-lock.json'));
   const browserRequests: string[] = [];
 
   beforeAll(async () => {
-    // The first run makes the lock file (commit it); every later one installs exactly it.
-    await npm([existsSync(join(APP, 'package-lock.json')) ? 'ci' : 'install']);
-    await npm(['run', 'build']);
-    site = await serveStaticFiles(join(APP, 'dist'));
-    elsewhere = await serveStaticFiles(join(APP, 'dist'));
-    h = await startHarness({
-      dialect: 'posthog-2026',
-      // As deployed: each key's scopes read once (viewer), CORS for the page's origin only.
-      env: { CORS_ORIGINS: site.origin, KEY_SCOPES_REFRESH_MS: '300000', ACTIVITY_POLL_MS: '300' },
-    });
-    chromium = await launchChromium();
-    page = await chromium.browser.newPage();
-    await page.setViewport({ width: 1500, height: 640 });
+    rig = await startAdminPageRig({ ACTIVITY_POLL_MS: '300' });
+    ({ h, site, elsewhere, page } = rig);
+    drive = pageDriver(page);
     page.on('request', (request) => browserRequests.push(request.url()));
   }, 600_000);
 
   afterAll(async () => {
-    await chromium?.close();
-    await h?.close();
-    await site?.close();
-    await elsewhere?.close();
+    await rig?.close();
   });
 
-  const text = (selector: string) =>
-    page.$eval(selector, (element) => (element as HTMLElement).innerText).catch(() => '');
-  const waitForText = (selector: string, contains: string) =>
-    page.waitForFunction(
-      (s, t) => (document.querySelector(s) as HTMLElement | null)?.innerText.includes(t),
-      LONG,
-      selector,
-      contains,
-    );
-  const rowIds = () =>
-    page.$$eval('#destinations tr[data-id]', (rows) => rows.map((row) => row.getAttribute('data-id')!));
-
-  async function signIn(origin: string, key = KEY) {
-    await page.goto(`${origin}/`, { waitUntil: 'load' });
-    await page.waitForSelector('form.sign-in input[name=key]', LONG);
-    await page.$eval('input[name=url]', (input) => {
-      (input as HTMLInputElement).value = '';
-    });
-    await page.type('input[name=url]', h.url);
-    await page.type('input[name=key]', key);
-    await page.click('form.sign-in button[type=submit]');
-  }
+  const text = (selector: string) => drive.text(selector);
+  const waitForText = (selector: string, contains: string) => drive.waitForText(selector, contains);
+  const rowIds = () => drive.rowIds();
+  const signIn = (origin: string, key = KEY) => drive.signIn(origin, h.url, key);
 
   it('installs in its own folder: the checkout’s lock is untouched, and the page typechecks', async () => {
     expect(hashOf(join(ROOT, 'package-lock.json'))).toBe(rootLock);
-    expect(existsSync(join(APP, 'node_modules/react'))).toBe(true);
+    expect(existsSync(join(rig.built.folder, 'node_modules/react'))).toBe(true);
     expect(existsSync(join(ROOT, 'node_modules/react'))).toBe(false);
-    await npm(['run', 'typecheck']);
+    await rig.built.npm(['run', 'typecheck']);
     // The bundle holds no key and no gateway address: both are typed in at sign-in.
-    const bundle = readFileSync(join(APP, 'dist/app.js'), 'utf8');
+    const bundle = readFileSync(join(rig.built.folder, 'dist/app.js'), 'utf8');
     expect(bundle).not.toMatch(/phx_[a-z]/);
     expect(bundle).not.toContain(h.url);
   });
