@@ -29,6 +29,7 @@ interface RunFile {
 const args = process.argv.slice(2);
 const nodeAt = args.indexOf('--node');
 const runArgs = nodeAt < 0 ? args : [...args.slice(0, nodeAt), ...args.slice(nodeAt + 2)];
+const shown = runArgs.map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ');
 
 /** The node binaries to compare, one per version. */
 function nodes(): string[] {
@@ -54,7 +55,7 @@ const majorOf = (version: string) => Number(version.slice(1).split('.')[0]);
 
 /** One run of run.ts under `node`: its figures, read from the file it names. */
 function runUnder(node: string): RunFile {
-  console.error(`\n== npm run bench -- ${runArgs.join(' ')} on node ${versionOf(node)}`);
+  console.error(`\n== npm run bench -- ${shown} on node ${versionOf(node)}`);
   const run = spawnSync(node, ['--import', 'tsx', 'test/bench/run.ts', ...runArgs], {
     cwd: ROOT,
     env: { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH}` },
@@ -94,4 +95,4 @@ function table(runs: [version: string, run: RunFile][]): string[] {
 }
 
 const runs: [string, RunFile][] = nodes().map((node) => [versionOf(node), runUnder(node)]);
-console.log(`\nnpm run bench -- ${runArgs.join(' ')}, by Node\n\n${table(runs).join('\n')}`);
+console.log(`\nnpm run bench -- ${shown}, by Node\n\n${table(runs).join('\n')}`);
