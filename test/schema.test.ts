@@ -196,7 +196,7 @@ describe('the breaking-change check (npm run schema:breaking)', () => {
   });
 
   it('passes on this repository', () => {
-    const out = execFileSync('node', ['--import', 'tsx', 'tools/breaking-changes.ts'], {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'tools/breaking-changes.ts'], {
       cwd: new URL('..', import.meta.url),
       encoding: 'utf8',
     });

@@ -22,9 +22,11 @@ import type { Socket } from 'node:net';
 interface NodeHttpParser {
   /** The request being parsed, or the last one parsed. */
   incoming: IncomingMessage | null;
-  /** Milliseconds since the request being parsed began; 0 between requests. */
-  duration?(): number;
   finish(): unknown;
+}
+/** node's list of a server's connections: `active()`, the parsers with a request begun and not whole. */
+interface NodeConnectionsList {
+  active(): NodeHttpParser[];
 }
 type FreeParser = (parser: NodeHttpParser, req: IncomingMessage | undefined, socket: Socket) => void;
 
@@ -38,7 +40,7 @@ const freeParser = (() => {
   }
 })();
 
-/** The listeners node's HTTP server puts on a connection's socket, by event (node 20's names). */
+/** The listeners node's HTTP server puts on a connection's socket, by event (node 24's and 26's names). */
 const SERVER_LISTENERS: [event: string, name: string][] = [
   ['data', 'bound socketOnData'],
   ['end', 'bound socketOnEnd'],
@@ -51,6 +53,20 @@ const SERVER_LISTENERS: [event: string, name: string][] = [
 ];
 
 type ServerSocket = Socket & { parser?: NodeHttpParser | null; _httpMessage?: unknown; server?: Server };
+
+/** The server's list of connections (node keeps it under a symbol), or null where it has none. */
+function connectionsOf(server: Server | undefined): NodeConnectionsList | null {
+  if (!server) return null;
+  const key = Object.getOwnPropertySymbols(server).find((s) => s.description === 'http.server.connections');
+  const list = key && (server as unknown as Record<symbol, Partial<NodeConnectionsList>>)[key];
+  return typeof list?.active === 'function' ? (list as NodeConnectionsList) : null;
+}
+
+/** Whether node's parser holds nothing of a later request: no request begun and not yet whole. */
+function parserBetweenRequests(socket: ServerSocket): boolean {
+  const connections = connectionsOf(socket.server);
+  return connections !== null && !connections.active().includes(socket.parser!);
+}
 
 /** The server's own listeners on the socket, every one of them; null if any is not where expected. */
 function serverListenersOf(socket: Socket): [string, (...args: unknown[]) => void][] | null {
@@ -80,7 +96,7 @@ export function canTake(res: ServerResponse): boolean {
     socket !== null &&
     !socket.destroyed &&
     socket.parser?.incoming === res.req &&
-    socket.parser.duration?.() === 0 &&
+    parserBetweenRequests(socket) &&
     socket._httpMessage === res &&
     serverListenersOf(socket) !== null
   );

@@ -31,7 +31,8 @@ afterAll(async () => {
     }
   }
   for (const dir of copies) rmSync(dir, { recursive: true, force: true });
-});
+  // A copy's node_modules is a whole install: on a busy machine removing it outlasts the default 20 s.
+}, 120_000);
 
 /** The files git tracks (and new ones it does not ignore), as a fresh clone would have them. */
 function copyCheckout(): string {
