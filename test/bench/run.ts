@@ -24,7 +24,8 @@
 // (git-ignored).
 //
 // Then the gateway alone with one key, a key per client and a key per request, and what it keeps
-// per key after 10,000 and 20,000 keys (per-key.ts; `--only per-key` runs just that).
+// per key after 10,000 and 20,000 keys (per-key.ts; `--only per-key` runs just that); then an admin
+// page's refresh loop with the answer cache off and on (refresh.ts; `--only refresh`).
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -55,6 +56,7 @@ import {
   start,
   stopProcesses,
 } from './processes.ts';
+import { measureRefresh } from './refresh.ts';
 import { type BenchDialect, DIALECTS, KEY_OF, MESH, SCENARIOS, type Scenario } from './scenarios.ts';
 import { startTailcall, tailcallInstalled } from './tailcall.ts';
 
@@ -259,6 +261,7 @@ function report(
   idle: Record<string, Idle>,
   fanOut: FanOutFigures[],
   perKey: { figures: PerKeyFigures[]; state: PerKeyState[] } | null,
+  refresh: string[],
 ): void {
   const rows = [...contenderRows(scenarios, results), '', ...gatewayRows(scenarios, results)];
   rows.push('', '| contender | start to first answer ms | idle RSS MB |', '|---|---:|---:|');
@@ -266,6 +269,7 @@ function report(
     rows.push(`| ${name} | ${i.startMs.toFixed(0)} | ${i.idleRssMb.toFixed(0)} |`);
   if (fanOut.length > 0) rows.push('', ...fanOutRows(fanOut));
   if (perKey) rows.push('', ...perKeyRows(perKey));
+  if (refresh.length > 0) rows.push('', ...refresh);
   const table = rows.join('\n');
   console.log(
     `\n${ROUNDS} round(s) × ${SECONDS} s, ${CONNECTIONS} connections, Node ${process.version}\n\n${table}`,
@@ -391,7 +395,9 @@ async function main() {
   }
   // The per-key part (per-key.ts): `--only per-key` runs it alone.
   const perKey = !ONLY || 'per-key'.includes(ONLY) ? await measurePerKey() : null;
-  report(scenarios, results, idle ?? {}, fanOut, perKey);
+  // An admin page's refresh loop, cache off and on (refresh.ts): `--only refresh` runs it alone.
+  const refresh = !ONLY || 'refresh'.includes(ONLY) ? await measureRefresh() : [];
+  report(scenarios, results, idle ?? {}, fanOut, perKey, refresh);
 }
 
 await main();
