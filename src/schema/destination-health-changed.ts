@@ -11,7 +11,7 @@ import { DESTINATION_KINDS } from '../loaders/destinations.ts';
 import { builder } from './builder.ts';
 import { priced } from './cost/price.ts';
 import { GLOBAL_ID } from './cost/rules.ts';
-import { DestinationKindRef } from './destination.ts';
+import { DestinationKindRef, kindsRefused } from './destination.ts';
 import { DestinationHealthRef } from './destination-health.ts';
 import { batchExportGlobalId, configGlobalId, hogFunctionGlobalId } from './global-id.ts';
 import { DestinationRef } from './refs.ts';
@@ -76,10 +76,17 @@ builder.subscriptionField('destinationHealthChanged', (t) =>
         description: 'Only destinations of these kinds (every kind when left out).',
       }),
     },
-    subscribe: (_root, args, ctx) => {
+    // Its scopes are its kinds': the gate (scope-gate.ts) leaves them to subscribe.
+    extensions: { scopesOfParts: true },
+    subscribe: async (_root, args, ctx) => {
       if (!ctx.live) throw codedError('BAD_USER_INPUT', 'Subscriptions are not served here.');
       const projectId = validateProjectId(String(args.projectId));
-      const kinds = args.kinds?.length ? [...new Set(args.kinds)].sort() : [...DESTINATION_KINDS];
+      const asked = args.kinds?.length ? [...new Set(args.kinds)].sort() : [...DESTINATION_KINDS];
+      // A kind the key's known grant may not read is left out unasked, as a poll leaves out a
+      // kind PostHog refuses; none left, the stream ends with the first kind's refusal.
+      const refused = await kindsRefused(ctx, projectId, 'this subscription');
+      const kinds = asked.filter((kind) => !refused.has(kind));
+      if (kinds.length === 0) throw refused.get(asked[0]!)!;
       return eachEventAsARound(ctx.live.health.subscribe(ctx.authorization, { projectId, kinds }), ctx);
     },
     resolve: (event: PollerEvent<HealthChange>) => {

@@ -39,12 +39,15 @@ const KIND_SCOPES: Record<DestinationKind, Scope> = {
   BATCH_EXPORT: 'batch_export:read',
 };
 
-/** The kinds the key's known grant may not read, each with its refusal: none is asked of PostHog. */
-async function kindsRefused(ctx: GatewayContext, projectId: string) {
+/**
+ * The kinds the key's known grant may not read, each with its refusal: none is asked of PostHog.
+ * `subject`: what the refusal says was not asked.
+ */
+export async function kindsRefused(ctx: GatewayContext, projectId: string, subject = 'its list') {
   const grant = await ctx.loaders.keyGrant.grant();
   const refused = new Map<DestinationKind, GraphQLError>();
   for (const kind of DESTINATION_KINDS) {
-    const refusal = grant && refusalOf(grant, [KIND_SCOPES[kind]], projectId, 'its list');
+    const refusal = grant && refusalOf(grant, [KIND_SCOPES[kind]], projectId, subject);
     if (refusal) refused.set(kind, refusal);
   }
   return refused;

@@ -9,6 +9,10 @@
 // A field of several scopes (a merged list) is refused only when the key holds none of them: each
 // part it may read is served, the others fail as partial errors (context.ts, partialErrors), and
 // the field asks refusalOf of each part itself so that a part the key may not read is not called.
+//
+// A subscription is gated at its `subscribe`: refused, it ends at once with the refusal and no
+// poller starts. One whose scopes are each of a part the subscriber picks (extensions
+// `scopesOfParts`, destinationHealthChanged's kinds) asks refusalOf of the parts it was asked itself.
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
 import { codedError } from '../errors/codes.ts';
 import type { Loaders } from '../loaders/index.ts';
@@ -76,15 +80,23 @@ function gated(resolve: Resolver, scopes: readonly string[], applies: ScopeGate 
   };
 }
 
-/** Puts the gate before every resolver of a field with a scopes line (not subscriptions'); in place. */
+/**
+ * Puts the gate before every resolver of a field with a scopes line, and before a subscription's
+ * `subscribe` (its resolver only maps events); in place.
+ */
 export function gateScopes(schema: GraphQLSchema): GraphQLSchema {
   const subscription = schema.getSubscriptionType();
   for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__') || type === subscription) continue;
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       const scopes = scopesOf(field.description);
       if (scopes.length === 0) continue;
       const applies = field.extensions?.scopeGate as ScopeGate | undefined;
+      if (type === subscription) {
+        if (field.subscribe && field.extensions?.scopesOfParts !== true)
+          field.subscribe = gated(field.subscribe as Resolver, scopes, applies) as typeof field.subscribe;
+        continue;
+      }
       field.resolve = gated(
         (field.resolve ?? defaultFieldResolver) as Resolver,
         scopes,
