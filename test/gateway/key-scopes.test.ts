@@ -193,6 +193,32 @@ describe('scopes known before a call, posthog-2026', () => {
     const viewer = await h.gql('{ viewer { known scopes } }', {}, other);
     expect(viewer.body.data.viewer).toEqual({ known: false, scopes: null });
   });
+
+  it('calls as before for a key whose self-read PostHog answers 404, asking it once', async () => {
+    h.upstream.clearRequests();
+    // As an upstream answers a route it does not have, for this key alone.
+    h.upstream.faults.add({ path: CURRENT, action: { kind: 'status', status: 404 } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { body } = await h.gql(HOG, {}, 'phx_read');
+        // The field was called, not refused: PostHog's own 403 for the scope the key lacks.
+        expect(errorAt(body, 'hogFunctions').extensions).toMatchObject({
+          code: 'FORBIDDEN',
+          upstream: { status: 403 },
+        });
+      }
+      const { body } = await h.gql(BOTH, { projectId: '1' }, 'phx_read');
+      expect(errorAt(body, 'batchExports').extensions.upstream).toMatchObject({ status: 403 });
+    } finally {
+      h.upstream.faults.clear();
+    }
+    expect(calls(CURRENT)).toBe(1);
+    expect(calls('/hog_functions/')).toBe(4);
+    expect(calls('/batch_exports/')).toBe(1);
+    const viewer = await h.gql('{ viewer { known scopes } }', {}, 'phx_read');
+    expect(viewer.body.data.viewer).toEqual({ known: false, scopes: null });
+    expect(calls(CURRENT)).toBe(1);
+  });
 });
 
 describe('an upstream without the route (spec dialect)', () => {
