@@ -6,6 +6,7 @@
 // starts is never renewed and lapses the same way.
 import { randomUUID } from 'node:crypto';
 import type { KeyHash } from '../core/caller-key.ts';
+import type { SlotCounter } from '../live/subscription-slots.ts';
 import type { SharedRedis } from './redis.ts';
 
 export const SLOT_TTL_MS = 15_000;
@@ -19,7 +20,7 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 
-export class SharedSlots {
+export class SharedSlots implements SlotCounter {
   /** Slots this process holds: renewed until released. */
   private readonly held = new Map<string, KeyHash>();
   private readonly timer: NodeJS.Timeout;
