@@ -51,6 +51,11 @@ export class RedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** Its process id while it runs (the bench sums its RSS). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** Starts it (again) on its port. */
   async resume(): Promise<void> {
     this.child = spawn(
