@@ -140,7 +140,7 @@ export async function measureFanOut(subscribers: number, gatewayPattern: RegExp)
       MAX_SUBSCRIPTIONS: String(subscribers + 100),
       // Room for the write besides the subscribers' connections (10,000 by default).
       MAX_CONNECTIONS: String(subscribers + 100),
-      MAX_SUBSCRIPTIONS_PER_KEY: String(Math.min(10_000, subscribers)),
+      MAX_SUBSCRIPTIONS_PER_KEY: String(subscribers),
       UPSTREAM_BUDGET_PER_MINUTE: '0',
       UPSTREAM_BUDGET_PER_HOUR: '0',
     },
