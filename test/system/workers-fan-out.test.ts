@@ -2,10 +2,11 @@
 // the primary), not each worker's, so the N are held across both workers and the N+1th is refused
 // with QUERY_TOO_COMPLEX however the connections are split; one activity poller reads the log for
 // both workers (the primary holds its lease); and an entry pushed upstream reaches every
-// subscriber once.
+// subscriber once (after warm-up entries: a stream's headers may come before it has joined the
+// poller).
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { pushEntry } from '../support/activity-entries.ts';
+import { pushEntry, untilEveryStreamHears } from '../support/activity-entries.ts';
 import { rawSse } from '../support/clients.ts';
 import { asHarness, type GatewayProcess, startGatewayProcess } from '../support/redis-server.ts';
 import { until } from '../support/wait.ts';
@@ -56,12 +57,8 @@ it(`holds ${N} subscribers of one key across two workers, refuses the next, and 
     await Promise.all(Array.from({ length: 50 }, () => open().ready));
   }
   const held = streams.slice(0, N);
-  // Every stream is live (its slot taken) once the first entry reaches it.
-  const first = pushEntry(upstream.store, 'FeatureFlag', 'first').item_id;
-  await until(() => held.every((s) => s.events.length >= 1), 'every subscriber had the first entry', {
-    withinMs: 60_000,
-  });
-  for (const s of held) expect(itemIdsOf(s)).toEqual([first]);
+  // Every stream is live (its slot taken, its poller joined) once an entry has reached it.
+  await untilEveryStreamHears(upstream.store, 'FeatureFlag', held);
 
   const over = open();
   await over.ready;
@@ -79,11 +76,11 @@ it(`holds ${N} subscribers of one key across two workers, refuses the next, and 
   for (let i = 1; i < polls.length; i++) expect(polls[i]! - polls[i - 1]!).toBeGreaterThan(POLL_MS / 2);
 
   // An entry pushed upstream reaches each subscriber once.
-  const second = pushEntry(upstream.store, 'FeatureFlag', 'second').item_id;
-  await until(() => held.every((s) => s.events.length >= 2), 'every subscriber had the second entry', {
+  const entry = pushEntry(upstream.store, 'FeatureFlag', 'pushed').item_id!;
+  await until(() => held.every((s) => itemIdsOf(s).includes(entry)), 'every subscriber had the entry', {
     withinMs: 60_000,
   });
   const after = polled().length;
   await until(() => polled().length >= after + 2, 'two more polls', { withinMs: 30_000 });
-  for (const s of held) expect(itemIdsOf(s)).toEqual([first, second]);
+  for (const s of held) expect(itemIdsOf(s).filter((id) => id === entry)).toHaveLength(1);
 });
