@@ -35,7 +35,7 @@ export class LiveServices {
   constructor(
     client: UpstreamClient,
     readonly settings: LiveSettings,
-    /** What is shared with other processes (Redis, or the cluster's primary): the per-key slots, one poller per key. */
+    /** Shared with other processes (through Redis, or the cluster's primary): slots, pollers. */
     shared: LiveShares | null = null,
   ) {
     this.keyStanding = client.keyStanding;

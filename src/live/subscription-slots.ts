@@ -1,8 +1,8 @@
 // How many subscriptions and live queries may be open at once: MAX_SUBSCRIPTIONS_PER_KEY for
 // one key across every process (through Redis when they share one: shared-state/shared-slots.ts;
 // else, for the workers of WORKERS > 1, through the cluster's primary:
-// shared-state/primary-slots.ts), MAX_SUBSCRIPTIONS in the process. Over either, the new one is refused with QUERY_TOO_COMPLEX
-// (measure `subscriptions`) before it makes any upstream call.
+// shared-state/primary-slots.ts), MAX_SUBSCRIPTIONS in the process. Over either, the new one is
+// refused with QUERY_TOO_COMPLEX (measure `subscriptions`) before it makes any upstream call.
 
 import type { KeyHash } from '../core/caller-key.ts';
 import { tooComplex } from '../limits/too-complex.ts';

@@ -1,9 +1,8 @@
 // What processes share when REDIS_URL is set, connected in one step at start-up: the wake-ups of
 // writes, each key's upstream budget, APQ registrations, the per-key subscription cap and one
-// activity poller per key and arguments (and,
-// without Redis but with WORKERS > 1, the wake-ups, the per-key cap and the pollers through the
-// cluster's primary). Start-up fails,
-// naming REDIS_URL, when Redis does not answer.
+// activity poller per key and arguments (and, without Redis but with WORKERS > 1, the wake-ups,
+// the per-key cap and the pollers through the cluster's primary). Start-up fails, naming
+// REDIS_URL, when Redis does not answer.
 import cluster from 'node:cluster';
 import type { SlotCounter } from '../live/subscription-slots.ts';
 import type { WakeBus } from '../live/wake-bus.ts';
