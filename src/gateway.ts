@@ -16,7 +16,7 @@ import { createHttpServer } from './server/http-server.ts';
 import { gatewayListener } from './server/sse-door.ts';
 import { closeTakenConnections } from './server/taken-connection.ts';
 import { attachGraphQLWebSocket } from './server/websocket.ts';
-import { connectSharedState, type SharedState, shareLiveWork } from './shared-state/index.ts';
+import { connectSharedState, liveSharesOf, type SharedState, shareLiveWork } from './shared-state/index.ts';
 import { RedisShelf } from './shared-state/redis-shelf.ts';
 import { SharedKeyGrants } from './shared-state/shared-grants.ts';
 import { SharedKeyStanding } from './shared-state/shared-standing.ts';
@@ -131,7 +131,7 @@ export async function startGateway(
   const live = new LiveServices(
     client,
     { ...config.live, requestDeadlineMs: config.requestDeadlineMs },
-    shared,
+    liveSharesOf(shared, config.live.maxSubscriptionsPerKey),
   );
   await shareLiveWork(shared, live.wake, budget);
   // What the upstream routes, learnt without a key while the gateway starts (the estimator prices

@@ -2,13 +2,18 @@
 // gateway listening on the shared port, so one gateway uses every core. Queries share nothing:
 // ids and cursors carry everything they need, and loaders live for one request. What live work
 // shares goes through Redis when REDIS_URL is set; without it, a write's wake-up is passed on
-// here, to every other worker (shared-state/wake-relay.ts). The embedded reference upstream,
+// here, to every other worker (shared-state/wake-relay.ts), and the workers count each key's
+// subscription slots and share its activity pollers here (shared-state/primary-slots.ts,
+// shared-state/primary-polling.ts). The embedded reference upstream,
 // when there is one, runs once, here.
 //
 // SIGTERM or SIGINT: every worker drains its in-flight requests and exits (main.ts), then this
 // process exits 0. A worker that dies any other way is replaced.
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { servePrimary } from './shared-state/primary-hub.ts';
+import { PollersAtPrimary } from './shared-state/primary-polling.ts';
+import { SlotsAtPrimary } from './shared-state/primary-slots.ts';
 import { isClusterWake } from './shared-state/wake-relay.ts';
 
 export interface SupervisorOptions {
@@ -24,6 +29,7 @@ export function superviseWorkers({ count, env, logger, close }: SupervisorOption
   let stopping = false;
   const fork = (): Worker => cluster.fork(env);
   for (let i = 0; i < count; i++) fork();
+  servePrimary({ slots: new SlotsAtPrimary(), polling: new PollersAtPrimary() });
 
   cluster.on('message', (from, message: unknown) => {
     if (!isClusterWake(message)) return;

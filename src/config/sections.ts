@@ -82,7 +82,7 @@ export function readLive(read: Read) {
     activityPollMs: read('ACTIVITY_POLL_MS', integer(100, 3_600_000), 5_000),
     healthPollMs: read('DESTINATION_HEALTH_POLL_MS', integer(100, 3_600_000), 30_000),
     liveQueryPollMs: read('LIVE_QUERY_POLL_MS', integer(100, 3_600_000), 10_000),
-    maxSubscriptionsPerKey: read('MAX_SUBSCRIPTIONS_PER_KEY', integer(1, 10_000), 5),
+    maxSubscriptionsPerKey: read('MAX_SUBSCRIPTIONS_PER_KEY', integer(1, 1_000_000), 5),
     // As many idle subscriptions as fit, beside the gateway and its queries, in the memory limit
     // of deploy/kubernetes.yaml, leaving MAX_CONNECTIONS room for queries (docs/performance.md).
     maxSubscriptions: read('MAX_SUBSCRIPTIONS', integer(1, 1_000_000), 8_000),

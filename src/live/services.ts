@@ -1,7 +1,6 @@
 // What subscriptions and live queries share in one gateway: the wake-up bus, the activity
 // pollers, and the live-query settings. app.ts makes one; the context hands it to resolvers.
-import type { SharedPolling } from '../shared-state/shared-polling.ts';
-import type { SharedSlots } from '../shared-state/shared-slots.ts';
+import type { LiveShares } from '../shared-state/index.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { ActivitySubscriptions } from './activity/subscriptions.ts';
 import { HealthSubscriptions } from './health/subscriptions.ts';
@@ -39,8 +38,8 @@ export class LiveServices {
   constructor(
     client: UpstreamClient,
     readonly settings: LiveSettings,
-    /** What is shared with other processes (REDIS_URL): the per-key slots, one poller per key. */
-    shared: { slots: SharedSlots; polling: SharedPolling } | null = null,
+    /** Shared with other processes (through Redis, or the cluster's primary): slots, pollers. */
+    shared: LiveShares | null = null,
   ) {
     this.keyStanding = client.keyStanding;
     this.keyCheck = new KeyCheck(client, settings.maxUnverifiedChecks, settings.requestDeadlineMs);

@@ -1,11 +1,20 @@
 // How many subscriptions and live queries may be open at once: MAX_SUBSCRIPTIONS_PER_KEY for
-// one key (across every process when they share a Redis: shared-state/shared-slots.ts),
-// MAX_SUBSCRIPTIONS in the process. Over either, the new one is refused with QUERY_TOO_COMPLEX
-// (measure `subscriptions`) before it makes any upstream call.
+// one key across every process (through Redis when they share one: shared-state/shared-slots.ts;
+// else, for the workers of WORKERS > 1, through the cluster's primary:
+// shared-state/primary-slots.ts), MAX_SUBSCRIPTIONS in the process. Over either, the new one is
+// refused with QUERY_TOO_COMPLEX (measure `subscriptions`) before it makes any upstream call.
 
 import type { KeyHash } from '../core/caller-key.ts';
 import { tooComplex } from '../limits/too-complex.ts';
-import type { SharedSlots } from '../shared-state/shared-slots.ts';
+
+/** Where the processes count a key's slots together (the port of shared-state's counters). */
+export interface SlotCounter {
+  /** A slot's member id, false when the key has none free, null when the count cannot say. */
+  reserve(key: KeyHash): Promise<string | false | null>;
+  /** The stream of a reserved slot has started. */
+  hold(key: KeyHash, member: string): void;
+  release(key: KeyHash, member: string): void;
+}
 
 export class SubscriptionSlots {
   private readonly perKey = new Map<KeyHash, number>();
@@ -14,7 +23,7 @@ export class SubscriptionSlots {
   constructor(
     private readonly maxPerKey: number,
     private readonly maxInProcess: number,
-    private readonly shared: SharedSlots | null = null,
+    private readonly shared: SlotCounter | null = null,
   ) {}
 
   /** Slots taken now, all keys together. */
@@ -26,7 +35,7 @@ export class SubscriptionSlots {
    * Takes a slot of `key`: the function returned gives it back (once). Throws when none is free.
    * Counted here before anything is awaited, so joins that come together (the frames of one
    * WebSocket chunk are handled in one go) cannot all pass the check before any is counted.
-   * Synchronous without a shared count: a promise only when Redis is asked.
+   * Synchronous without a shared count: a promise only when Redis or the primary is asked.
    */
   take(key: KeyHash): (() => void) | Promise<() => void> {
     this.checkHere(key);

@@ -66,8 +66,31 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
 
+/** One poller's lease, position and messages, wherever the processes share them. */
+export interface PollerLink {
+  /** Takes or renews the lease; false when another process holds it or nobody can say. */
+  hold(leaseMs: number): Promise<boolean>;
+  /** The position stored with the last message, or null; throws when that cannot be said. */
+  kept(): Promise<KeptPosition | null>;
+  /** Stores the position and sends the message to every process linked, both or neither. */
+  publish(message: PollerMessage): Promise<void>;
+  /** The last subscriber here left. */
+  close(): Promise<void>;
+}
+
+/** Where the processes share pollers: through Redis (here) or the cluster's primary. */
+export interface PollingShare {
+  link(key: KeyHash, args: unknown, onMessage: (message: PollerMessage) => void): Promise<PollerLink>;
+}
+
+/** The poller id of a key and arguments: a hash, no key in it. */
+export const pollerId = (key: KeyHash, args: unknown): string =>
+  createHash('sha256')
+    .update(`${key}\n${JSON.stringify(args)}`)
+    .digest('hex');
+
 /** One poller's lease, position and channel. */
-export class PollerLink {
+class RedisPollerLink implements PollerLink {
   constructor(
     private readonly redis: SharedRedis,
     private readonly id: string,
@@ -128,7 +151,7 @@ export class PollerLink {
   }
 }
 
-export class SharedPolling {
+export class SharedPolling implements PollingShare {
   private readonly handlers = new Map<string, (message: PollerMessage) => void>();
 
   constructor(private readonly redis: SharedRedis) {
@@ -150,14 +173,12 @@ export class SharedPolling {
 
   /** The link of the poller of `key` with `args`; its messages go to `onMessage` from now on. */
   async link(key: KeyHash, args: unknown, onMessage: (message: PollerMessage) => void): Promise<PollerLink> {
-    const id = createHash('sha256')
-      .update(`${key}\n${JSON.stringify(args)}`)
-      .digest('hex');
+    const id = pollerId(key, args);
     const channel = this.redis.channel(`activity:${id}`);
     this.handlers.set(channel, onMessage);
     // Redis lost: subscribed again when it is back (the 'ready' listener).
     await this.redis.subscriber.subscribe(channel).catch(() => undefined);
-    return new PollerLink(this.redis, id, channel, async () => {
+    return new RedisPollerLink(this.redis, id, channel, async () => {
       // A poller of the same id made since (a subscriber came back) keeps the channel.
       if (this.handlers.get(channel) !== onMessage) return;
       this.handlers.delete(channel);

@@ -3,13 +3,18 @@
 // scored with when it lapses. Its process renews the slots it holds every RENEW_MS; a process
 // that dies stops renewing, and its slots lapse within SLOT_TTL_MS. A slot is reserved atomically
 // (no two processes can both take the last one) before its stream starts; one whose stream never
-// starts is never renewed and lapses the same way.
+// starts is never renewed and lapses the same way. Bounded: a key's set holds at most
+// MAX_SUBSCRIPTIONS_PER_KEY members, and a process holds at most
+// MAX_SUBSCRIPTIONS of them.
 import { randomUUID } from 'node:crypto';
 import type { KeyHash } from '../core/caller-key.ts';
+import type { SlotCounter } from '../live/subscription-slots.ts';
 import type { SharedRedis } from './redis.ts';
 
 export const SLOT_TTL_MS = 15_000;
 const RENEW_MS = 5_000;
+/** Slots renewed by one ZADD. */
+const RENEW_BATCH = 1_000;
 
 /** KEYS[1] the key's set; ARGV: now, lapses at, member, max, set TTL. 1 taken, 0 full. */
 const RESERVE = `
@@ -19,7 +24,7 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 
-export class SharedSlots {
+export class SharedSlots implements SlotCounter {
   /** Slots this process holds: renewed until released. */
   private readonly held = new Map<string, KeyHash>();
   private readonly timer: NodeJS.Timeout;
@@ -70,9 +75,17 @@ export class SharedSlots {
   private async renew(): Promise<void> {
     if (this.held.size === 0 || !this.redis.healthy) return;
     const lapses = Date.now() + SLOT_TTL_MS;
-    const batch = this.redis.commands.pipeline();
+    const byKey = new Map<KeyHash, (string | number)[]>();
     for (const [member, key] of this.held) {
-      batch.zadd(`slots:${key}`, lapses, member);
+      const pairs = byKey.get(key) ?? [];
+      if (pairs.length === 0) byKey.set(key, pairs);
+      pairs.push(lapses, member);
+    }
+    // One ZADD per key and RENEW_BATCH slots, however many a process holds.
+    const batch = this.redis.commands.pipeline();
+    for (const [key, pairs] of byKey) {
+      for (let at = 0; at < pairs.length; at += RENEW_BATCH * 2)
+        batch.zadd(`slots:${key}`, ...pairs.slice(at, at + RENEW_BATCH * 2));
       batch.pexpire(`slots:${key}`, SLOT_TTL_MS * 2);
     }
     await batch.exec().catch(() => undefined);

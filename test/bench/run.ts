@@ -1,4 +1,5 @@
-// npm run bench [-- --quick] [-- --no-rivals] [-- --only <text>] [-- --fan-out 2000,10000]: the gateway side by side with
+// npm run bench [-- --quick] [-- --no-rivals] [-- --only <text>] [-- --fan-out 2000,10000]
+// [-- --fan-out-fleet 20000]: the gateway side by side with
 // a floor (a bare node:http + undici hop making the same upstream GETs, no GraphQL), a bare yoga
 // server (yoga + graphql-jit, hand-written resolvers) and three rivals: Apollo Server 5 with
 // RESTDataSource over the same resolvers, GraphQL Mesh over an OpenAPI description of the
@@ -33,6 +34,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RedisServer } from '../support/redis-server.ts';
 import { type FanOutFigures, fanOutRows, measureFanOut, measureFanOutFloor } from './fan-out.ts';
+import { measureFanOutReplicas, measureFanOutWorkers } from './fan-out-fleet.ts';
 import {
   CONNECTIONS,
   check,
@@ -69,7 +71,17 @@ const FAN_OUT = (
   process.argv.includes('--fan-out') ? process.argv[process.argv.indexOf('--fan-out') + 1]! : '2000,10000'
 )
   .split(',')
-  .map(Number);
+  .map(Number)
+  .filter((n) => n > 0);
+/** `--fan-out-fleet 20000`: the subscriber counts of the fan-out over WORKERS=2 and over two replicas. */
+const FAN_OUT_FLEET = (
+  process.argv.includes('--fan-out-fleet')
+    ? process.argv[process.argv.indexOf('--fan-out-fleet') + 1]!
+    : '20000'
+)
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 /**
  * The V8 setting docs/operating.md (Deploying) offers for trading memory for CPU: a young generation of
  * 32 MB semi-spaces instead of 16. The gateway runs with and without it, and so does bare yoga,
@@ -391,6 +403,10 @@ async function main() {
     for (const n of FAN_OUT) {
       fanOut.push(await measureFanOutFloor(n));
       fanOut.push(await measureFanOut(n, GATEWAY_LISTENING));
+    }
+    for (const n of FAN_OUT_FLEET) {
+      fanOut.push(await measureFanOutWorkers(n));
+      fanOut.push(await measureFanOutReplicas(n));
     }
   }
   // The per-key part (per-key.ts): `--only per-key` runs it alone.

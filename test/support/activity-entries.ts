@@ -14,3 +14,22 @@ export function pushEntry(store: Store, scope: string, itemId: string, projectId
     createdAtMicros: store.nowMicros(),
   });
 }
+
+/**
+ * Pushes an entry of `scope` every `everyMs` until every stream has had one: a stream whose
+ * headers have come may not have joined its poller yet (shared across processes, it hears only
+ * what is published after it has), so a test's own entries come after this.
+ */
+export async function untilEveryStreamHears(
+  store: Store,
+  scope: string,
+  streams: { events: string[] }[],
+  { everyMs = 700, withinMs = 60_000 } = {},
+): Promise<void> {
+  const end = Date.now() + withinMs;
+  for (let n = 0; !streams.every((s) => s.events.length > 0); n++) {
+    if (Date.now() > end) throw new Error('waited in vain for every stream to hear an entry');
+    pushEntry(store, scope, `warm-up-${n}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

@@ -70,6 +70,7 @@ export function postQuery(
 export function rawSse(h: Harness, key: string, query: string, variables: Record<string, unknown>) {
   const events: string[] = [];
   let opened: ClientRequest | null = null;
+  let ended = false;
   const ready = new Promise<void>((resolve, reject) => {
     const req = request(h.url, {
       method: 'POST',
@@ -94,12 +95,23 @@ export function rawSse(h: Harness, key: string, query: string, variables: Record
         }
       });
       res.on('error', () => undefined);
+      res.on('close', () => {
+        ended = true;
+      });
       resolve();
     });
     req.on('error', reject);
     req.end(JSON.stringify({ query, variables }));
   });
-  return { events, ready, close: () => opened?.destroy() };
+  return {
+    events,
+    ready,
+    close: () => opened?.destroy(),
+    /** Whether the stream has ended (the server closed it, or `close`). */
+    get ended() {
+      return ended;
+    },
+  };
 }
 
 /**

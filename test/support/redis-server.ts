@@ -51,6 +51,11 @@ export class RedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** Its process id while it runs (the bench sums its RSS). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** Starts it (again) on its port. */
   async resume(): Promise<void> {
     this.child = spawn(
@@ -113,7 +118,14 @@ export async function startGatewayProcess(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [, origin] = await waitFor(child, /GraphQL and GraphiQL at (http:\/\/[^/\s]+)/, 'gateway');
+  // With WORKERS=n each worker says so once it listens: all of them, so that connections are
+  // spread over every worker from the first.
+  const workers = /^\d+$/.test(env.WORKERS ?? '') ? Number(env.WORKERS) : 1;
+  const listening = 'GraphQL and GraphiQL at (http:\\/\\/[^/\\s]+)';
+  const pattern = new RegExp(
+    `${listening}${'[\\s\\S]*?GraphQL and GraphiQL at'.repeat(Math.max(0, workers - 1))}`,
+  );
+  const [, origin] = await waitFor(child, pattern, 'gateway');
   const url = `${origin!.replace('localhost', '127.0.0.1')}/graphql`;
   return {
     url,

@@ -8,7 +8,7 @@
 import { hashKey, type KeyHash } from '../../core/caller-key.ts';
 import { missingAuthorization } from '../../errors/codes.ts';
 import { createLoaders } from '../../loaders/index.ts';
-import type { SharedPolling } from '../../shared-state/shared-polling.ts';
+import type { PollingShare } from '../../shared-state/shared-polling.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
 import type { ActivityEntryRecord } from '../../upstream/posthog/records.ts';
 import type { RequestSignal } from '../../upstream/request-signal.ts';
@@ -29,7 +29,7 @@ export interface ActivitySubscriptionsOptions {
   pollMs: number;
   pollDeadlineMs: number;
   /** One poller per key and arguments across the processes sharing a Redis. */
-  polling?: SharedPolling | null;
+  polling?: PollingShare | null;
   /** Slows each key's pollers as its budget tightens; the setting alone when not given. */
   pace?: PollPace;
 }

@@ -5,7 +5,7 @@
 // (priority `poller`), paced by the key's budget as the activity poller's are (poll-pace.ts).
 import { hashKey, type KeyHash } from '../../core/caller-key.ts';
 import { missingAuthorization } from '../../errors/codes.ts';
-import type { SharedPolling } from '../../shared-state/shared-polling.ts';
+import type { PollingShare } from '../../shared-state/shared-polling.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
 import { FeedPoller, type PollerEvent } from '../activity/poller.ts';
 import { FeedStreams } from '../feed-streams.ts';
@@ -18,7 +18,7 @@ export interface HealthSubscriptionsOptions {
   wake: WakeBus;
   pollMs: number;
   pollDeadlineMs: number;
-  polling?: SharedPolling | null;
+  polling?: PollingShare | null;
   pace?: PollPace;
 }
 
