@@ -1,14 +1,16 @@
 // MAX_SUBSCRIPTIONS_PER_KEY counted across every process through Redis: a key's open
-// subscriptions and live queries are the members of one sorted set (`slots:<key hash>`), each
+// subscriptions and live queries are the members of one sorted set (`{slots}:<key hash>`), each
 // scored with when it lapses. Its process renews the slots it holds every RENEW_MS; a process
 // that dies stops renewing, and its slots lapse within SLOT_TTL_MS. A slot is reserved atomically
 // (no two processes can both take the last one) before its stream starts; one whose stream never
-// starts is never renewed and lapses the same way.
+// starts is never renewed and lapses the same way. Every set carries the hash tag `{slots}`: the
+// renewal's pipeline touches them all, and a cluster takes a pipeline's keys on one slot only.
 import { randomUUID } from 'node:crypto';
 import type { KeyHash } from '../core/caller-key.ts';
 import type { SharedRedis } from './redis.ts';
 
 export const SLOT_TTL_MS = 15_000;
+const slotsKey = (key: KeyHash) => `{slots}:${key}`;
 const RENEW_MS = 5_000;
 
 /** KEYS[1] the key's set; ARGV: now, lapses at, member, max, set TTL. 1 taken, 0 full. */
@@ -44,7 +46,7 @@ export class SharedSlots {
       const taken = await this.redis.commands.eval(
         RESERVE,
         1,
-        `slots:${key}`,
+        slotsKey(key),
         now,
         now + SLOT_TTL_MS,
         member,
@@ -64,7 +66,7 @@ export class SharedSlots {
 
   release(key: KeyHash, member: string): void {
     this.held.delete(member);
-    this.redis.commands.zrem(`slots:${key}`, member).catch(() => undefined);
+    this.redis.commands.zrem(slotsKey(key), member).catch(() => undefined);
   }
 
   private async renew(): Promise<void> {
@@ -72,8 +74,8 @@ export class SharedSlots {
     const lapses = Date.now() + SLOT_TTL_MS;
     const batch = this.redis.commands.pipeline();
     for (const [member, key] of this.held) {
-      batch.zadd(`slots:${key}`, lapses, member);
-      batch.pexpire(`slots:${key}`, SLOT_TTL_MS * 2);
+      batch.zadd(slotsKey(key), lapses, member);
+      batch.pexpire(slotsKey(key), SLOT_TTL_MS * 2);
     }
     await batch.exec().catch(() => undefined);
   }
