@@ -163,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   const tracingEndpoint = read('OTEL_EXPORTER_OTLP_ENDPOINT', httpUrl, null);
   const manifestFile = read('PERSISTED_OPERATIONS_FILE', text, null);
   const persistedOnly = read('PERSISTED_OPERATIONS_ONLY', flag, false);
+  const redis = readRedis(read, problems);
   const config: Config = {
     port: read('PORT', integer(0, 65_535), 4000),
     host: read('HOST', text, '0.0.0.0'),
@@ -192,7 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       : null,
     live: readLive(read),
     persistedOperations: Object.freeze({ manifest: null, only: persistedOnly }),
-    redis: readRedis(read, problems),
+    redis,
     budget: Object.freeze({
       perMinute: read('UPSTREAM_BUDGET_PER_MINUTE', integer(0, 1_000_000), 480),
       perHour: read('UPSTREAM_BUDGET_PER_HOUR', integer(0, 10_000_000), 4_800),

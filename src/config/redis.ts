@@ -1,8 +1,9 @@
 // The Redis settings (config/index.ts): REDIS_URL and its companions. One server by default;
 // REDIS_CLUSTER=true takes REDIS_URL's host as a seed node of a Redis Cluster; REDIS_SENTINELS
 // asks those Sentinels for the master named REDIS_SENTINEL_NAME, REDIS_URL then giving only the
-// scheme, user, password and database. `rediss://` speaks TLS, trusting Node's roots and
-// REDIS_CA_FILE's certificates. Messages show `label`, never a password.
+// scheme, user, password and database (REDIS_SENTINEL_PASSWORD: the Sentinels' own, if they ask
+// one). `rediss://` speaks TLS, trusting Node's roots and REDIS_CA_FILE's certificates. Messages
+// show `label`, never a password.
 import { flag, integer, list, pemFile, type Read, redisLabel, redisUrl, refuse, text } from './parsers.ts';
 
 export interface RedisHost {
@@ -26,6 +27,7 @@ export function readRedis(read: Read, problems: string[]) {
   const cluster = read('REDIS_CLUSTER', flag, false);
   const sentinels = read('REDIS_SENTINELS', hostPorts, null);
   const sentinelName = read('REDIS_SENTINEL_NAME', text, 'mymaster');
+  const sentinelPassword = read('REDIS_SENTINEL_PASSWORD', text, null);
   const ca = read('REDIS_CA_FILE', pemFile, null);
   if (readyRequiresRedis && !url) {
     problems.push('READY_REQUIRES_REDIS=true needs REDIS_URL (there is no Redis to require)');
@@ -50,7 +52,9 @@ export function readRedis(read: Read, problems: string[]) {
     requiredForReady: readyRequiresRedis,
     slowMs: read('REDIS_SLOW_MS', integer(1, 60_000), 250),
     cluster,
-    sentinels: sentinels ? Object.freeze({ nodes: sentinels, name: sentinelName }) : null,
+    sentinels: sentinels
+      ? Object.freeze({ nodes: sentinels, name: sentinelName, password: sentinelPassword })
+      : null,
     ca,
   });
 }

@@ -18,7 +18,7 @@ export interface RedisTopology {
   /** REDIS_CLUSTER: the URL's host is a seed node of a Redis Cluster. */
   cluster?: boolean;
   /** REDIS_SENTINELS and REDIS_SENTINEL_NAME: the master is asked of these. */
-  sentinels?: { nodes: { host: string; port: number }[]; name: string } | null;
+  sentinels?: { nodes: { host: string; port: number }[]; name: string; password?: string | null } | null;
   /** REDIS_CA_FILE's certificates (PEM). */
   ca?: string | null;
 }
@@ -85,6 +85,7 @@ export function makeClient(settings: RedisTopology, sharded = false): RedisClien
       keyPrefix: settings.keyPrefix,
       sentinels: settings.sentinels.nodes,
       name: settings.sentinels.name,
+      sentinelPassword: settings.sentinels.password ?? undefined,
       role: 'master',
       enableTLSForSentinelMode: options.tls !== undefined,
       sentinelTLS: options.tls,
