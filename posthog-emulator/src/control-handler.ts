@@ -6,6 +6,7 @@ import type { FaultRule } from './http/faults.ts';
 import { setCohort } from './hog-functions/filter-compile.ts';
 import { handleDraftControl } from './hog-functions/draft-edit.ts';
 import { handleConfirmTokenControl } from './hog-functions/token-control.ts';
+import { handleBatchExportRunControl, handleHogFunctionStatusControl } from './health-control.ts';
 import { send } from './http/send.ts';
 import type { UpstreamState } from './state.ts';
 
@@ -63,6 +64,10 @@ export async function handleControl(
       return handleDraftControl(state, data, res);
     case 'POST /__control/hog-function-publish-token':
       return handleConfirmTokenControl(state, data, res);
+    case 'POST /__control/hog-function-status':
+      return handleHogFunctionStatusControl(state, data, res);
+    case 'POST /__control/batch-export-run':
+      return handleBatchExportRunControl(state, data, res);
     case 'PUT /__control/cohorts':
       return send(res, setCohort(state.store, data));
     case 'POST /__control/reset':

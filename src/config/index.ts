@@ -94,6 +94,8 @@ export interface Config {
   live: {
     /** How often a subscription's poller reads the activity log. */
     activityPollMs: number;
+    /** How often a destinationHealthChanged poller reads the project's destinations. */
+    healthPollMs: number;
     /** How often a live query is re-run when nothing wakes it. */
     liveQueryPollMs: number;
     /** Subscriptions and live queries open at once, per key and in the process. */

@@ -80,6 +80,7 @@ function readIntrospectionLimits(read: Read) {
 export function readLive(read: Read) {
   return Object.freeze({
     activityPollMs: read('ACTIVITY_POLL_MS', integer(100, 3_600_000), 5_000),
+    healthPollMs: read('DESTINATION_HEALTH_POLL_MS', integer(100, 3_600_000), 30_000),
     liveQueryPollMs: read('LIVE_QUERY_POLL_MS', integer(100, 3_600_000), 10_000),
     maxSubscriptionsPerKey: read('MAX_SUBSCRIPTIONS_PER_KEY', integer(1, 10_000), 5),
     // As many idle subscriptions as fit, beside the gateway and its queries, in the memory limit

@@ -6,7 +6,7 @@ import type { KeyHash } from '../core/caller-key.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 
 /** Which poller: the class `/metrics` reports their intervals by. */
-export type PollerClass = 'activity' | 'live_query';
+export type PollerClass = 'activity' | 'destination_health' | 'live_query';
 
 export class PollPace {
   /** Told of each interval chosen (metrics); never keyed. */

@@ -4,6 +4,7 @@ import type { SharedPolling } from '../shared-state/shared-polling.ts';
 import type { SharedSlots } from '../shared-state/shared-slots.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { ActivitySubscriptions } from './activity/subscriptions.ts';
+import { HealthSubscriptions } from './health/subscriptions.ts';
 import { KeyCheck } from './key-check.ts';
 import { PollPace } from './poll-pace.ts';
 import { SubscriptionSlots } from './subscription-slots.ts';
@@ -11,6 +12,7 @@ import { WakeBus } from './wake-bus.ts';
 
 export interface LiveSettings {
   activityPollMs: number;
+  healthPollMs: number;
   liveQueryPollMs: number;
   maxSubscriptionsPerKey: number;
   maxSubscriptions: number;
@@ -23,6 +25,7 @@ export interface LiveSettings {
 export class LiveServices {
   readonly wake = new WakeBus();
   readonly activity: ActivitySubscriptions;
+  readonly health: HealthSubscriptions;
   readonly slots: SubscriptionSlots;
   /** Streams that end on shutdown besides the activity subscriptions (live queries). */
   private readonly closers = new Set<() => void>();
@@ -55,6 +58,14 @@ export class LiveServices {
       polling: shared?.polling ?? null,
       pace: this.pace,
     });
+    this.health = new HealthSubscriptions({
+      client,
+      wake: this.wake,
+      pollMs: settings.healthPollMs,
+      pollDeadlineMs: settings.requestDeadlineMs,
+      polling: shared?.polling ?? null,
+      pace: this.pace,
+    });
   }
 
   onClose(close: () => void): () => void {
@@ -65,6 +76,7 @@ export class LiveServices {
   /** Shutdown: every subscription and live query ends cleanly. */
   closeAll(): void {
     this.activity.closeAll();
+    this.health.closeAll();
     for (const close of [...this.closers]) close();
   }
 }

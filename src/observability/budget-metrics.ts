@@ -45,11 +45,15 @@ export function registerBudgetMetrics(
   registerFewestLeft(policy, registers, fewestLeft);
   const intervals = new SeriesHistogram(
     'gateway_live_poll_interval_seconds',
-    'The waits pollers chose between rounds, by class (activity, live_query), over all keys: longer as a budget tightens.',
+    'The waits pollers chose between rounds, by class (activity, destination_health, live_query), over all keys: longer as a budget tightens.',
     INTERVAL_BUCKETS,
     registry,
   );
-  const labels = { activity: { class: 'activity' }, live_query: { class: 'live_query' } };
+  const labels = {
+    activity: { class: 'activity' },
+    destination_health: { class: 'destination_health' },
+    live_query: { class: 'live_query' },
+  };
   return (kind, ms) => intervals.observe(kind, () => labels[kind], ms / 1000);
 }
 

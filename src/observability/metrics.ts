@@ -87,6 +87,7 @@ export class GatewayMetrics {
   private readonly rateLimitWaitSeconds: Counter;
   private readonly upstreamTimeouts: Counter;
   private readonly deprecatedAnswers: Counter;
+  private readonly keptAnswers: Counter;
 
   constructor(client: UpstreamClient, manifestNames: Iterable<string> = []) {
     this.names = new OperationNames(manifestNames);
@@ -151,6 +152,12 @@ export class GatewayMetrics {
       name: 'gateway_upstream_deprecated_answers_total',
       help: 'Upstream answers that marked their route as going (Deprecation, Sunset or a sunset Link), by method and route template.',
       labelNames: ['method', 'route'],
+      registers,
+    });
+    this.keptAnswers = new Counter({
+      name: 'gateway_upstream_kept_answers_total',
+      help: 'GETs seen through the kept answers (UPSTREAM_CACHE_TTL_MS), by route template and outcome: hit, joined, followed (another process read it), stale, miss.',
+      labelNames: ['route', 'outcome'],
       registers,
     });
     registerPoolGauges(client, registers);
@@ -231,6 +238,7 @@ export class GatewayMetrics {
         if (deprecation) this.deprecatedAnswers.inc({ method: call.method, route });
       },
     }),
+    kept: (call, outcome) => this.keptAnswers.inc({ route: routeTemplate(call.path), outcome }),
     retrying: (call, reason, waitMs) => {
       this.upstreamRetries.inc({ route: routeTemplate(call.path), reason });
       if (reason === 'rate_limited') {

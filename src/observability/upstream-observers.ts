@@ -22,5 +22,9 @@ export function bothObservers(
       first.retrying(call, reason, waitMs);
       second.retrying(call, reason, waitMs);
     },
+    kept(call, outcome) {
+      first.kept?.(call, outcome);
+      second.kept?.(call, outcome);
+    },
   };
 }

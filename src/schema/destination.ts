@@ -14,7 +14,7 @@ import { checkedOrder, checkedSearch, DestinationOrderRef } from './destination-
 import { ActivityLogEntryRef, DestinationRef, ProjectRef } from './refs.ts';
 import { needsScopes } from './scopes.ts';
 
-const DestinationKindRef = builder.enumType('DestinationKind', {
+export const DestinationKindRef = builder.enumType('DestinationKind', {
   description: 'The kinds of destination PostHog keeps, for Project.destinations(kinds:).',
   values: {
     HOG_FUNCTION: { description: 'Hog functions of the destination kinds (real-time destinations).' },

@@ -22,6 +22,8 @@ import './batch-exports/run-lists.ts';
 import './batch-exports/closed-sets.ts';
 import './batch-exports/mutations.ts';
 import './destination.ts';
+import './destination-health.ts';
+import './destination-health-changed.ts';
 import './node.ts';
 import './subscription.ts';
 import './viewer.ts';

@@ -17,10 +17,10 @@ import { needsScopes } from './scopes.ts';
  * A hand-made iterator, not an async generator: a generator's return() waits for the next
  * event, and an unsubscribing client must stop the poller at once.
  */
-function eachEventAsARound(
-  events: AsyncIterableIterator<PollerEvent>,
+export function eachEventAsARound<Event>(
+  events: AsyncIterableIterator<Event>,
   ctx: GatewayContext,
-): AsyncIterableIterator<PollerEvent> {
+): AsyncIterableIterator<Event> {
   return {
     next: () =>
       events.next().then((result) => {
@@ -76,7 +76,7 @@ async function resumePoint(ctx: GatewayContext, args: ActivityArgs, after: strin
 
 builder.subscriptionType({
   description:
-    'Live updates over Server-Sent Events or WebSocket (graphql-ws) at /graphql. Today one: `activityAdded`, a project’s new activity log entries as the gateway finds them. (A query kept current is `@live`, not a subscription.)',
+    'Live updates over Server-Sent Events or WebSocket (graphql-ws) at /graphql: `activityAdded`, a project’s new activity log entries, and `destinationHealthChanged`, its destinations whose health changed, as the gateway finds them. (A query kept current is `@live`, not a subscription.)',
 });
 
 builder.subscriptionField('activityAdded', (t) =>

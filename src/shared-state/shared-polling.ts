@@ -1,5 +1,5 @@
 // One activity poller per (key hash, project, filters) across every process sharing a Redis. Each
-// process with subscribers of a poller keeps an ActivityPoller (live/activity/poller.ts), but only
+// process with subscribers of a poller keeps a FeedPoller (live/activity/poller.ts: the activity feed's, or the destination health feed's), but only
 // the one holding the poller's lease reads the upstream:
 // - the lease (`lease:{<poller>}`) is taken or renewed at each poll (and during a long one) and
 //   lapses after leaseMs (three polls, at least MIN_LEASE_MS); a holder that dies stops renewing, and another process with
@@ -17,8 +17,6 @@
 // are kept POSITION_TTL_S after the last poll.
 import { createHash } from 'node:crypto';
 import type { KeyHash } from '../core/caller-key.ts';
-import type { NewsPosition } from '../live/activity/news.ts';
-import type { ActivityEntryRecord } from '../upstream/posthog/records.ts';
 import type { SharedRedis } from './redis.ts';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
 
@@ -30,21 +28,30 @@ const POSITION_TTL_S = 600;
  */
 const MIN_LEASE_MS = SILENT_REDIS_MS + 1_000;
 
-/** An event as it crosses Redis: an entry, or an error's message and extensions. */
+/**
+ * Where a poller stands, as its feed says (JSON): an activity poller's NewsPosition
+ * (live/activity/news.ts), a health poller's states (live/health/feed.ts); `seen` names what it
+ * has seen.
+ */
+export interface FeedPosition {
+  seen: string[];
+}
+
+/** An event as it crosses Redis: an item (its JSON), or an error's message and extensions. */
 export type WireEvent =
-  | { kind: 'entry'; entry: ActivityEntryRecord }
+  | { kind: 'entry'; entry: unknown }
   | { kind: 'error' | 'end'; message: string; extensions: Record<string, unknown> };
 
 export interface PollerMessage {
   /** 1, 2, …: each message is delivered once, in this order. */
   seq: number;
-  position: NewsPosition;
+  position: FeedPosition;
   events: WireEvent[];
 }
 
 export interface KeptPosition {
   seq: number;
-  position: NewsPosition;
+  position: FeedPosition;
 }
 
 /** KEYS[1] the lease; ARGV: this process, lease ms. 1: held by this process now. */

@@ -74,7 +74,16 @@ export interface UpstreamObserver {
   attemptStarted(call: UpstreamCall, attempt: number): AttemptObservation;
   /** A GET is about to wait `waitMs` and try again. */
   retrying(call: UpstreamCall, reason: RetryReason, waitMs: number): void;
+  /** A GET the kept answers (kept/answers.ts) saw through: how it was answered. */
+  kept?(call: UpstreamCall, outcome: KeptOutcome): void;
 }
+
+/**
+ * How kept answers answered a GET: `hit` (kept within its TTL), `joined` (a read in flight in this
+ * process), `followed` (another process's read, through Redis), `stale` (kept, the upstream
+ * failing), `miss` (read from the upstream).
+ */
+export type KeptOutcome = 'hit' | 'joined' | 'followed' | 'stale' | 'miss';
 
 export interface AttemptObservation {
   headers?: Record<string, string>;

@@ -5,21 +5,22 @@
 // subscribers once, in order.
 import { GraphQLError } from 'graphql';
 import type {
+  FeedPosition,
   KeptPosition,
   PollerLink,
   PollerMessage,
   WireEvent,
 } from '../../shared-state/shared-polling.ts';
-import type { ActivityNews, NewsPosition } from './news.ts';
-import type { PollerEvent } from './poller.ts';
+import type { PollerEvent, PollerFeed } from './poller.ts';
 
-const toWire = (event: PollerEvent): WireEvent =>
+const toWire = <Item>(event: PollerEvent<Item>): WireEvent =>
   event.kind === 'entry'
     ? event
     : { kind: event.kind, message: event.error.message, extensions: { ...event.error.extensions } };
-const fromWire = (event: WireEvent): PollerEvent =>
+// An item crosses Redis as its JSON, and is taken back as the feed's (the same code wrote it).
+const fromWire = <Item>(event: WireEvent): PollerEvent<Item> =>
   event.kind === 'entry'
-    ? event
+    ? { kind: 'entry', entry: event.entry as Item }
     : { kind: event.kind, error: new GraphQLError(event.message, { extensions: event.extensions }) };
 
 /**
@@ -37,7 +38,7 @@ interface Unheard {
   lost?: NodeJS.Timeout;
 }
 
-export class PollSharing {
+export class PollSharing<Item> {
   private readonly link: Promise<PollerLink>;
   private holding = false;
   /** The newest message known (published or received), and the newest handed to subscribers. */
@@ -55,9 +56,9 @@ export class PollSharing {
 
   constructor(
     share: Share,
-    private readonly news: ActivityNews,
+    private readonly news: Pick<PollerFeed<Item>, 'start' | 'position' | 'resume'>,
     /** Hands events to this process's subscribers; settles when they have taken the entries. */
-    private readonly emitAll: (events: PollerEvent[]) => Promise<unknown>,
+    private readonly emitAll: (events: PollerEvent<Item>[]) => Promise<unknown>,
     /** Three poll intervals, at least a second. */
     private readonly leaseMs: number,
   ) {
@@ -125,7 +126,10 @@ export class PollSharing {
    * position goes back to `before`, to be read again. Else, as soon as Redis took it, `taken`:
    * what settles when this process's subscribers have taken its entries.
    */
-  async publish(events: PollerEvent[], before: NewsPosition): Promise<{ taken: Promise<unknown> } | null> {
+  async publish(
+    events: PollerEvent<Item>[],
+    before: FeedPosition,
+  ): Promise<{ taken: Promise<unknown> } | null> {
     const link = await this.link;
     const seq = this.seq + 1;
     const message: PollerMessage = { seq, position: this.news.position(), events: events.map(toWire) };
@@ -192,7 +196,7 @@ export class PollSharing {
       this.seq = message.seq;
       this.news.resume(message.position);
     }
-    const taken = this.emitAll(message.events.map(fromWire));
+    const taken = this.emitAll(message.events.map((event) => fromWire<Item>(event)));
     unheard?.heard(taken);
   }
 

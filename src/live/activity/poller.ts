@@ -1,9 +1,10 @@
-// One poller of a project's activity log, for every subscriber of one key with the same
-// arguments. It polls with that key every ACTIVITY_POLL_MS (or at once when a write of that key
-// to the project wakes it) and hands each subscriber every entry newer than what it has seen, in
-// the upstream's order reversed (oldest first, never re-sorted by date), each once, following the
-// log's pages back to the last entry seen, or oldest first after a kept cursor where the upstream
-// follows (news.ts).
+// One poller of a feed (a project's activity log: activity-poller.ts; its destinations' health:
+// live/health/), for every subscriber of one key with the same arguments. It polls with that key
+// every ACTIVITY_POLL_MS (DESTINATION_HEALTH_POLL_MS), or at once when a write of that key to
+// the project wakes it, and hands each subscriber what is news, each once: for the log, every
+// entry newer than what it has seen, in the upstream's order reversed (oldest first, never
+// re-sorted by date), following the log's pages back to the last entry seen, or oldest first
+// after a kept cursor where the upstream follows (news.ts).
 // - The first poll is the baseline: entries already in the log are not news, except those made
 //   after the first subscriber came (a write racing the subscription is still delivered).
 // - 429: the client waits out a Retry-After that fits its deadline; a longer one is waited here.
@@ -15,14 +16,17 @@
 //   holding its lease reads the upstream, and what it finds reaches every process's subscribers as
 //   one numbered message with the position it leaves the poller at. While Redis is lost nobody
 //   polls; the streams stay open and go on from the kept position when it is back.
+// What is news, and how it is read, is the feed's (PollerFeed); the loop is FeedPoller's.
 import type { GraphQLError } from 'graphql';
 import { createLoaders } from '../../loaders/index.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
 import type { ActivityEntryRecord } from '../../upstream/posthog/records.ts';
 import { RequestSignal } from '../../upstream/request-signal.ts';
-import { ActivityNews, type News } from './news.ts';
 import { catchUpExceeded, ENDING_CODES, retryDelayMs } from './poll-failures.ts';
 import { PollSharing, type Share } from './poll-sharing.ts';
+import type { PollerFeed } from './poller-feed.ts';
+
+export type { PollerFeed } from './poller-feed.ts';
 
 export interface ActivityArgs {
   projectId: string;
@@ -31,16 +35,18 @@ export interface ActivityArgs {
   userId: number | null;
 }
 
-/** What a subscriber is handed: an entry, an error to report, or the error that ends it. */
-export type PollerEvent =
-  | { kind: 'entry'; entry: ActivityEntryRecord }
+/** What a subscriber is handed: an item (an entry), an error to report, or the error that ends it. */
+export type PollerEvent<Item = ActivityEntryRecord> =
+  | { kind: 'entry'; entry: Item }
   | { kind: 'error'; error: GraphQLError }
   | { kind: 'end'; error: GraphQLError };
 
-export interface PollerOptions {
+export interface FeedPollerOptions<Item> {
   client: UpstreamClient;
   authorization: string;
-  args: ActivityArgs;
+  feed: PollerFeed<Item>;
+  /** Told of each item found, before the subscribers (what a logged change drops). */
+  onItem?: (item: Item) => void;
   pollMs: number;
   /** The deadline of one poll, retries and a fitting Retry-After included. */
   pollDeadlineMs: number;
@@ -51,11 +57,11 @@ export interface PollerOptions {
 }
 
 /** A subscriber: told of each event; what it returns settles when the event has been taken. */
-export type Subscriber = (event: PollerEvent) => Promise<unknown>;
+export type Subscriber<Item = ActivityEntryRecord> = (event: PollerEvent<Item>) => Promise<unknown>;
 
 /** What one read of the upstream gives the subscribers, and when to read again. */
-interface Reading {
-  events: PollerEvent[];
+interface Reading<Item> {
+  events: PollerEvent<Item>[];
   nextMs: number;
   /** A full page was read: read the next once these are taken. */
   more: boolean;
@@ -63,10 +69,10 @@ interface Reading {
   ends: boolean;
 }
 
-export class ActivityPoller {
-  private readonly subscribers = new Set<Subscriber>();
-  /** What of the log is news (what was seen, how the upstream is read). */
-  private readonly news = new ActivityNews();
+export class FeedPoller<Item> {
+  private readonly subscribers = new Set<Subscriber<Item>>();
+  /** What is news (what was seen, how the upstream is read). */
+  private readonly news: PollerFeed<Item>;
   private timer: NodeJS.Timeout | null = null;
   private begun = false;
   private running = false;
@@ -75,11 +81,12 @@ export class ActivityPoller {
   private failures = 0;
   private readonly signal = new RequestSignal();
   /** Its share in one polling across processes (REDIS_URL); null: it polls alone. */
-  private readonly sharing: PollSharing | null;
+  private readonly sharing: PollSharing<Item> | null;
 
-  constructor(private readonly options: PollerOptions) {
+  constructor(private readonly options: FeedPollerOptions<Item>) {
+    this.news = options.feed;
     this.sharing = options.share
-      ? new PollSharing(
+      ? new PollSharing<Item>(
           options.share,
           this.news,
           (events) => (this.stopped ? Promise.resolve() : this.emitAll(events)),
@@ -88,7 +95,7 @@ export class ActivityPoller {
       : null;
   }
 
-  add(subscriber: Subscriber): void {
+  add(subscriber: Subscriber<Item>): void {
     this.subscribers.add(subscriber);
     if (!this.begun) {
       this.begun = true;
@@ -99,7 +106,7 @@ export class ActivityPoller {
   }
 
   /** Returns whether the poller is now unused (and stopped). */
-  remove(subscriber: Subscriber): boolean {
+  remove(subscriber: Subscriber<Item>): boolean {
     this.subscribers.delete(subscriber);
     if (this.subscribers.size > 0) return false;
     this.stop();
@@ -137,7 +144,7 @@ export class ActivityPoller {
    * Tells every subscriber; settles when each has taken the event. One that throws is its own
    * stream's failure: the others are told all the same, and the poller goes on.
    */
-  private emit(event: PollerEvent): Promise<unknown> {
+  private emit(event: PollerEvent<Item>): Promise<unknown> {
     const taken: Promise<unknown>[] = [];
     for (const subscriber of this.subscribers) {
       try {
@@ -150,12 +157,10 @@ export class ActivityPoller {
   }
 
   /** Emits each event in order; settles when the last entry has been taken. */
-  private emitAll(events: PollerEvent[]): Promise<unknown> {
+  private emitAll(events: PollerEvent<Item>[]): Promise<unknown> {
     let taken: Promise<unknown> = Promise.resolve();
     for (const event of events) {
-      // A change PostHog logged: what is kept of the resource answers no more (upstream/kept/answers.ts).
-      if (event.kind === 'entry')
-        this.options.client.changedUpstream(event.entry.projectId, event.entry.scope);
+      if (event.kind === 'entry') this.options.onItem?.(event.entry);
       const emitted = this.emit(event);
       if (event.kind === 'entry') taken = emitted;
     }
@@ -209,11 +214,11 @@ export class ActivityPoller {
   }
 
   /** The upstream read once: the events for the subscribers, and when to read again. */
-  private async readEvents(): Promise<Reading> {
+  private async readEvents(): Promise<Reading<Item>> {
     try {
       const { fresh, leftOut, more } = await this.readNews();
       this.failures = 0;
-      const events: PollerEvent[] = leftOut ? [{ kind: 'error', error: catchUpExceeded() }] : [];
+      const events: PollerEvent<Item>[] = leftOut ? [{ kind: 'error', error: catchUpExceeded() }] : [];
       for (const entry of fresh) events.push({ kind: 'entry', entry });
       const { pace, pollMs } = this.options;
       const nextMs = more ? 0 : pace ? await pace(pollMs) : pollMs;
@@ -230,18 +235,18 @@ export class ActivityPoller {
   }
 
   /** One poll's news, read with this poller's key and deadline. */
-  private readNews(): Promise<News> {
-    const { client, authorization, args, pollDeadlineMs } = this.options;
+  private readNews() {
+    const { client, authorization, pollDeadlineMs } = this.options;
+    let stale = false;
     const upstream = client.forCaller({
       authorization,
       signal: this.signal,
       deadline: Date.now() + pollDeadlineMs,
       priority: 'poller',
+      onStale: () => {
+        stale = true;
+      },
     });
-    const loaders = createLoaders(upstream);
-    const filters = { scope: args.scope, itemId: args.itemId, userId: args.userId };
-    return this.news.read((cursor, follow) =>
-      loaders.activity.page({ projectId: args.projectId, cursor, filters, follow }),
-    );
+    return this.news.read(createLoaders(upstream), () => stale);
   }
 }

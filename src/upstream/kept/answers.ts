@@ -118,8 +118,10 @@ export class KeptAnswers {
     send: () => Promise<UpstreamResponse>,
   ): Promise<UpstreamResponse> {
     const look = await this.shelf.look(target.id, target.generations);
-    if (look.kept && Date.now() - look.kept.at < this.options.cacheTtlMs)
+    if (look.kept && Date.now() - look.kept.at < this.options.cacheTtlMs) {
+      caller.observer?.kept?.(call, 'hit');
       return served(look.kept, call, caller);
+    }
     const place: Place = { ...target, seen: look.seen };
     try {
       return await this.shared(place, target.project, call, caller, send);
@@ -129,6 +131,7 @@ export class KeptAnswers {
       const ageMs = stale ? Date.now() - stale.at : Number.POSITIVE_INFINITY;
       if (!stale || ageMs >= this.options.cacheStaleMs) throw error;
       caller.onStale?.({ path: call.path, ageSeconds: Math.floor(ageMs / 1000) });
+      caller.observer?.kept?.(call, 'stale');
       return served(stale, call, caller);
     }
   }
@@ -146,7 +149,9 @@ export class KeptAnswers {
     const flight = this.inFlight.get(flightId);
     if (!flight) return this.lead(place, project, flightId, call, caller, send);
     try {
-      return served(keptOf(await flight.answer, 0), call, caller);
+      const answer = await flight.answer;
+      caller.observer?.kept?.(call, 'joined');
+      return served(keptOf(answer, 0), call, caller);
     } catch (error) {
       // The read failed as its own caller's (gone, past its deadline, refused by its budget or
       // its request's call limit): this one reads itself.
@@ -189,10 +194,14 @@ export class KeptAnswers {
       claimed = await shelf.claim(flightId, Math.max(1, caller.deadline - Date.now()));
       if (!claimed) {
         const theirs = await followRead(shelf, place, flightId, caller, this.options.cacheTtlMs);
-        if (theirs) return served(theirs, call, caller);
+        if (theirs) {
+          caller.observer?.kept?.(call, 'followed');
+          return served(theirs, call, caller);
+        }
       }
     }
     try {
+      caller.observer?.kept?.(call, 'miss');
       const response = await send();
       // One copy, held alone: the answer's chunks are views of the socket's read buffers (call.ts).
       if (response.status < 300 && this.keeps(place, project)) shelf.put(place, keptOf(response, Date.now()));

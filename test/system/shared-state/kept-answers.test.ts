@@ -12,6 +12,7 @@ import { type GatewayProcess, RedisServer, startGatewayProcess } from '../../sup
 import { settle, until } from '../../support/wait.ts';
 
 const MAX_BYTES = 16_384;
+const ROUTE = '/api/projects/:project_id/pipeline_destination_configs/:id/';
 const configPath = (id: number) => `/api/projects/1/pipeline_destination_configs/${id}/`;
 const readOf = (id: number) =>
   `{ project(projectId: "1") { destinationConfig(databaseId: ${id}) { name } } }`;
@@ -86,6 +87,10 @@ describe('answers kept in Redis, shared by two gateway processes', () => {
       expect(one.errors).toBeUndefined();
       expect(two.data).toEqual(one.data);
       expect(reads(6)).toHaveLength(1);
+      // Each process counts how its reads were answered, by route: b followed a's read.
+      const metrics = await (await fetch(`${b.origin}/metrics`)).text();
+      const followed = `gateway_upstream_kept_answers_total{route="${ROUTE}",outcome="followed"}`;
+      expect(metrics).toContain(followed);
     } finally {
       held.release();
     }
