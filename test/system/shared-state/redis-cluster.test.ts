@@ -1,9 +1,9 @@
 // Two gateway processes over a Redis Cluster of three masters (REDIS_CLUSTER=true, REDIS_URL one
 // seed node): the budget of a key counted once across both (its counts on one slot, `{budget}`);
 // one activity poller for the subscribers of both, its messages on a sharded channel (SSUBSCRIBE,
-// Redis 7), each entry delivered to each subscriber once, in order. A master lost without a
-// replica loses its slots: that is documented (docs/deploying.md), and a failover is tested with
-// Sentinel (redis-sentinel.test.ts).
+// Redis 7), each entry delivered to each subscriber once, in order; a 429's pause heard by the
+// other process. A master lost without a replica loses its slots: that is documented
+// (docs/deploying.md), and a failover is tested with Sentinel (redis-sentinel.test.ts).
 import { Redis } from 'ioredis';
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,40 @@ describe('two gateway processes over a Redis Cluster of three masters', () => {
     // The key's counts are in the cluster, on the master of the `{budget}` slot.
     const counted = await askEach(cluster.nodes, (client) => client.keys('gateway:{budget}:*'));
     expect(counted.filter((keys) => keys.length > 0)).toHaveLength(1);
+  }, 60_000);
+
+  it('a 429 with Retry-After on one process pauses the key on the other, through a sharded channel', async () => {
+    const [a, b] = gateways as [GatewayProcess, GatewayProcess];
+    const key = 'phx_full';
+    await fetch(`${upstream.url}/__control/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        path: '/pipeline_destination_configs/3/',
+        times: 1,
+        action: {
+          kind: 'status',
+          status: 429,
+          headers: { 'retry-after': '3' },
+          body: { detail: 'slow down' },
+        },
+      }),
+    });
+    expect((await gql(a, ONE_CONFIG, key)).errors?.[0].extensions.code).toBe('RATE_LIMITED');
+    await until(
+      async () => (await gql(b, ONE_CONFIG, key)).errors?.[0]?.extensions.code === 'RATE_LIMITED',
+      'the pause heard on the other process',
+      { withinMs: 10_000, everyMs: 50 },
+    );
+    const before = callsOf(key).length;
+    expect((await gql(b, ONE_CONFIG, key)).errors?.[0].extensions.code).toBe('RATE_LIMITED');
+    expect(callsOf(key).length).toBe(before);
+    const served = async () =>
+      Boolean((await gql(b, ONE_CONFIG, key)).data?.project?.destinationConfig?.name);
+    await until(served, 'the pause over', {
+      withinMs: 30_000,
+      everyMs: 250,
+    });
   }, 60_000);
 
   it('polls once an interval for the subscribers of both, and each gets each entry once', async () => {
