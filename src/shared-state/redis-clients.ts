@@ -4,7 +4,6 @@
 // its own: a Sentinel-managed client asks the Sentinels for the master again each time, so it
 // follows a failover. `rediss://` speaks TLS, trusting Node's roots and REDIS_CA_FILE's
 // certificates.
-import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
@@ -35,13 +34,11 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 /** What every connection takes: the URL's credentials and database, TLS, fast failure. */
 function connectionOptions(settings: RedisTopology): RedisOptions {
   const url = new URL(settings.url);
-  const host = hostOf(url);
+  // Each connection checks the certificate against the host it connects to (a cluster's node, the
+  // master a Sentinel names).
   const tls =
     url.protocol === 'rediss:'
-      ? {
-          ca: settings.ca ? [...rootCertificates, settings.ca] : undefined,
-          servername: isIP(host) ? undefined : host,
-        }
+      ? { ca: settings.ca ? [...rootCertificates, settings.ca] : undefined }
       : undefined;
   const db = Number(url.pathname.slice(1) || '0');
   return {
