@@ -83,11 +83,14 @@ export async function startTlsRedis(
   };
 }
 
-/** A Redis Cluster of `masters` masters and no replicas, every slot assigned, its state ok. */
-export async function startRedisCluster(masters = 3): Promise<{ nodes: RedisNode[]; stop(): Promise<void> }> {
+/** A Redis Cluster of `masters` masters, each with `replicas` replicas, every slot assigned, its state ok. */
+export async function startRedisCluster(
+  masters = 3,
+  replicas = 0,
+): Promise<{ nodes: RedisNode[]; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-redis-cluster-'));
   const nodes: RedisNode[] = [];
-  for (let n = 0; n < masters; n++) {
+  for (let n = 0; n < masters * (1 + replicas); n++) {
     const port = await freePort();
     const args = [
       ...plain(port, dir),
@@ -96,7 +99,9 @@ export async function startRedisCluster(masters = 3): Promise<{ nodes: RedisNode
       '--cluster-config-file',
       `nodes-${port}.conf`,
     ];
-    nodes.push(await RedisNode.start(port, [...args, '--cluster-node-timeout', '2000']));
+    // A replica syncs at once and may take over however long it was cut off.
+    const failover = ['--repl-diskless-sync-delay', '0', '--cluster-replica-validity-factor', '0'];
+    nodes.push(await RedisNode.start(port, [...args, '--cluster-node-timeout', '2000', ...failover]));
   }
   execFileSync(
     'redis-cli',
@@ -105,7 +110,7 @@ export async function startRedisCluster(masters = 3): Promise<{ nodes: RedisNode
       'create',
       ...nodes.map((node) => `127.0.0.1:${node.port}`),
       '--cluster-replicas',
-      '0',
+      String(replicas),
       '--cluster-yes',
     ],
     { stdio: 'pipe' },
@@ -114,8 +119,10 @@ export async function startRedisCluster(masters = 3): Promise<{ nodes: RedisNode
     const client = new Redis(node.port, '127.0.0.1');
     try {
       await until(
-        async () => String(await client.cluster('INFO')).includes('cluster_state:ok'),
-        `cluster state ok on ${node.port}`,
+        async () =>
+          String(await client.cluster('INFO')).includes('cluster_state:ok') &&
+          !/role:slave[\s\S]*master_link_status:down/.test(await client.info('replication')),
+        `cluster state ok on ${node.port} (and a replica in sync)`,
         { withinMs: 60_000, everyMs: 200 },
       );
     } finally {
