@@ -2,8 +2,9 @@
 // master Sentinels name, a Cluster for REDIS_CLUSTER. Each fails fast while Redis is lost (no
 // offline queue, no retried request, SILENT_REDIS_MS of silence counted a loss) and reconnects on
 // its own: a Sentinel-managed client asks the Sentinels for the master again each time, so it
-// follows a failover. `rediss://` speaks TLS, trusting Node's roots and REDIS_CA_FILE's
-// certificates.
+// follows a failover (Redis closes its clients' connections when it changes role, and a master
+// gone silent is counted lost after SILENT_REDIS_MS). `rediss://` speaks TLS, trusting Node's
+// roots and REDIS_CA_FILE's certificates.
 import { rootCertificates } from 'node:tls';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
@@ -87,7 +88,6 @@ export function makeClient(settings: RedisTopology, sharded = false): RedisClien
       enableTLSForSentinelMode: options.tls !== undefined,
       sentinelTLS: options.tls,
       sentinelRetryStrategy: retry,
-      failoverDetector: true,
     });
   }
   return new Redis({ ...options, ...seed, keyPrefix: settings.keyPrefix });

@@ -1,8 +1,9 @@
 // Two gateway processes whose Redis master is named by three Sentinels (REDIS_SENTINELS,
 // REDIS_SENTINEL_NAME), the master killed mid-subscription: the Sentinels promote its replica, the
-// gateways find it, and the subscription's entries (those that came during the failover and
-// after) arrive once each, in order; a key paused by a 429's Retry-After before the failover, on
-// both processes through Redis, stays paused on both after it, without an upstream call.
+// gateways find it and subscribe there again; the subscription (on one process, its poller's
+// lease holder) gets the entries that came during the failover and after, once each, in order; a
+// key paused by a 429's Retry-After before the failover, on both processes through Redis, stays
+// paused on both after it, without an upstream call.
 import { Redis } from 'ioredis';
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +107,7 @@ describe('a Sentinel-managed master failing over under two gateway processes', (
     });
     expect(await group.masterPort()).toBe(group.replica.port);
     for (const g of gateways)
-      await until(() => healthy(g), 'the gateway back on the new master', { withinMs: 60_000, everyMs: 200 });
+      await until(() => healthy(g), 'the gateway back on the new master', { withinMs: 90_000, everyMs: 200 });
     // Both have subscribed again, on the new master.
     const promoted = new Redis(group.replica.port, '127.0.0.1');
     const wakeListeners = async () =>
