@@ -1,8 +1,9 @@
 // Reading the environment (src/config/index.ts): defaults, every kind of value, and refusals that name
 // the variable. The process-level refusal (exit 1 before listening) is in process.test.ts.
 import { availableParallelism } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/index.ts';
+import { makeTestCertificate } from './support/test-certificate.ts';
 
 describe('configuration from the environment', () => {
   it('has a default for every setting, and counts an empty variable as unset', () => {
@@ -84,5 +85,43 @@ describe('configuration from the environment', () => {
           'WORKERS="1.5": expected an integer from 1 to 256, or auto',
         ].join('; '),
     );
+  });
+
+  it('reads Redis as teams run it: a cluster, Sentinels, a CA, and messages without the password', () => {
+    const certificate = makeTestCertificate();
+    onTestFinished(() => certificate.remove());
+    const ca = certificate.certFile;
+    const sentinel = loadConfig({
+      REDIS_URL: 'rediss://:s3cret@unused',
+      REDIS_SENTINELS: '10.0.0.1:26379, sentinel-b:26380',
+      REDIS_CA_FILE: ca,
+    }).redis!;
+    expect(sentinel.sentinels).toEqual({
+      nodes: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: 'sentinel-b', port: 26380 },
+      ],
+      name: 'mymaster',
+      password: null,
+    });
+    expect(sentinel.ca).toContain('-----BEGIN CERTIFICATE-----');
+    expect(sentinel.label).toBe('mymaster via Sentinels 10.0.0.1:26379,sentinel-b:26380');
+    const cluster = loadConfig({ REDIS_URL: 'redis://:s3cret@node-0:7000', REDIS_CLUSTER: 'true' }).redis!;
+    expect(cluster).toMatchObject({ cluster: true, sentinels: null, label: 'redis://node-0:7000 (cluster)' });
+    expect(() =>
+      loadConfig({
+        REDIS_URL: 'redis://:s3cret@node-0:7000',
+        REDIS_CLUSTER: 'true',
+        REDIS_SENTINELS: 'a:1,b',
+        REDIS_CA_FILE: ca,
+      }),
+    ).toThrow(
+      'invalid configuration: REDIS_SENTINELS="a:1,b": expected host:port,host:port; ' +
+        'REDIS_CA_FILE needs a rediss:// REDIS_URL (TLS)',
+    );
+    expect(() =>
+      loadConfig({ REDIS_URL: 'redis://x:1', REDIS_CLUSTER: 'true', REDIS_SENTINELS: 'a:1' }),
+    ).toThrow('REDIS_CLUSTER=true and REDIS_SENTINELS: choose one');
+    expect(() => loadConfig({ REDIS_CLUSTER: 'true' })).toThrow('need REDIS_URL');
   });
 });

@@ -4,19 +4,8 @@
 // table.
 
 import { PersistedManifest } from '../persisted-operations/manifest.ts';
-import {
-  createReader,
-  flag,
-  httpUrl,
-  integer,
-  list,
-  oneOf,
-  redisLabel,
-  redisUrl,
-  refuse,
-  text,
-  workers,
-} from './parsers.ts';
+import { createReader, flag, httpUrl, integer, list, oneOf, refuse, text, workers } from './parsers.ts';
+import { readRedis } from './redis.ts';
 import { readLimits, readLive, readServer, readSockets, readUpstream } from './sections.ts';
 
 export interface Config {
@@ -126,17 +115,9 @@ export interface Config {
   };
   /**
    * Where processes share state (shared-state/): null keeps everything in this process. The URL
-   * may carry a password: it is never logged (redisLabel is what messages show).
+   * may carry a password: it is never logged (`label` is what messages show). config/redis.ts.
    */
-  redis: {
-    url: string;
-    label: string;
-    keyPrefix: string;
-    /** READY_REQUIRES_REDIS: /ready answers 503 while Redis is lost (else it only degrades /health). */
-    requiredForReady: boolean;
-    /** REDIS_SLOW_MS: Redis answering this slowly or slower is reported slow. */
-    slowMs: number;
-  } | null;
+  redis: ReturnType<typeof readRedis>;
   /**
    * Upstream requests per key hash at most, as PostHog counts them (sliding windows of a minute
    * and an hour); 0 turns a window off. Shared across processes through Redis. `reservePercent`
@@ -184,8 +165,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   const tracingEndpoint = read('OTEL_EXPORTER_OTLP_ENDPOINT', httpUrl, null);
   const manifestFile = read('PERSISTED_OPERATIONS_FILE', text, null);
   const persistedOnly = read('PERSISTED_OPERATIONS_ONLY', flag, false);
-  const redis = read('REDIS_URL', redisUrl, null);
-  const readyRequiresRedis = read('READY_REQUIRES_REDIS', flag, false);
+  const redis = readRedis(read, problems);
   const config: Config = {
     port: read('PORT', integer(0, 65_535), 4000),
     host: read('HOST', text, '0.0.0.0'),
@@ -215,15 +195,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       : null,
     live: readLive(read),
     persistedOperations: Object.freeze({ manifest: null, only: persistedOnly }),
-    redis: redis
-      ? Object.freeze({
-          url: redis.href,
-          label: redisLabel(redis),
-          keyPrefix: read('REDIS_KEY_PREFIX', text, 'gateway:'),
-          requiredForReady: readyRequiresRedis,
-          slowMs: read('REDIS_SLOW_MS', integer(1, 60_000), 250),
-        })
-      : null,
+    redis,
     budget: Object.freeze({
       perMinute: read('UPSTREAM_BUDGET_PER_MINUTE', integer(0, 1_000_000), 480),
       perHour: read('UPSTREAM_BUDGET_PER_HOUR', integer(0, 10_000_000), 4_800),
@@ -243,9 +215,6 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     problems.push(
       'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
     );
-  }
-  if (readyRequiresRedis && !redis) {
-    problems.push('READY_REQUIRES_REDIS=true needs REDIS_URL (there is no Redis to require)');
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   config.persistedOperations = readManifest(manifestFile, persistedOnly);

@@ -7,10 +7,11 @@
 // Why a byte counter kept in Redis by one Lua script: the bound is the fleet's, so it must be
 // counted where every process registers, and a script runs whole (no other client's command
 // between its reads and writes), so two processes registering at once cannot both see room for
-// the last megabyte. Three keys besides the texts: `apq-index` (a sorted set: key → when
-// registered, the eviction order), `apq-sizes` (a hash: key → bytes counted) and `apq-bytes`
+// the last megabyte. Three keys besides the texts: `{apq}:index` (a sorted set: key → when
+// registered, the eviction order), `{apq}:sizes` (a hash: key → bytes counted) and `{apq}:bytes`
 // (their sum). A text past its TTL expires on its own and leaves the count at the next
-// registration. Keys are `apq:<sha256 of the text>`: the document's hash, never a caller's key.
+// registration. Texts are `{apq}:text:<sha256 of the text>`: the document's hash, never a caller's key.
+// Every key carries the hash tag `{apq}`: the script drops other texts, so all are on one slot.
 //
 // Redis lost: `get` answers null (PERSISTED_QUERY_NOT_FOUND, and the client sends the text
 // again), `set` is dropped; the process's own memory of texts still answers.
@@ -20,9 +21,9 @@ import { APQ_LIMITS } from '../persisted-operations/apq-limits.ts';
 import type { SharedRedis } from './redis.ts';
 
 export const APQ_TTL_SECONDS = 24 * 3600;
-export const APQ_INDEX = 'apq-index';
-export const APQ_SIZES = 'apq-sizes';
-export const APQ_BYTES = 'apq-bytes';
+export const APQ_INDEX = '{apq}:index';
+export const APQ_SIZES = '{apq}:sizes';
+export const APQ_BYTES = '{apq}:bytes';
 
 /**
  * Makes room for one text (dropping expired and then the oldest entries), stores it and counts
@@ -78,11 +79,11 @@ export class SharedApqStore {
 
   async get(id: string): Promise<string | null> {
     if (!this.redis.healthy) return null;
-    return this.redis.commands.get(`apq:${id}`).catch(() => null);
+    return this.redis.commands.get(`{apq}:text:${id}`).catch(() => null);
   }
 
   set(id: string, text: string): void {
-    const key = `apq:${id}`;
+    const key = `{apq}:text:${id}`;
     const bytes = registeredBytes(this.redis.settings.keyPrefix + key, id, text);
     if (!this.redis.healthy || bytes === null) return;
     const { maxEntries, maxBytes } = APQ_LIMITS;

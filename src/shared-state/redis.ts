@@ -14,12 +14,13 @@
 // - slow (its answers to the presence beat take REDIS_SLOW_MS or more, redis-latency.ts): still
 //   healthy, and /health and gateway_redis_slow say so, with the latency.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import { makeClient, type RedisClient, type RedisTopology } from './redis-clients.ts';
 import { RedisLatency } from './redis-latency.ts';
 import { RedisUnavailableError } from './redis-unavailable.ts';
 import { SILENT_REDIS_MS } from './silent-redis.ts';
 
-export interface RedisSettings {
+export interface RedisSettings extends RedisTopology {
   url: string;
   /** The URL without credentials, for messages. */
   label: string;
@@ -33,10 +34,6 @@ export interface RedisSettings {
 /** REDIS_SLOW_MS's default. */
 export const DEFAULT_REDIS_SLOW_MS = 250;
 
-/** How long start-up waits for Redis before it fails. */
-const CONNECT_TIMEOUT_MS = 3_000;
-/** Reconnection attempts are spaced up to this. */
-const MAX_RECONNECT_DELAY_MS = 1_000;
 /** Every PRESENCE_MS a process says it is alive; one silent for 3 of those is counted gone. */
 export const PRESENCE_MS = 2_000;
 
@@ -55,9 +52,11 @@ export class SharedRedis {
   private readonly latency: RedisLatency;
 
   private constructor(
-    readonly commands: Redis,
-    readonly subscriber: Redis,
+    readonly commands: RedisClient,
+    readonly subscriber: RedisClient,
     readonly settings: RedisSettings,
+    /** Channels are a cluster's sharded ones (SSUBSCRIBE, SPUBLISH): each on its slot's master. */
+    readonly sharded: boolean,
   ) {
     this.latency = new RedisLatency(settings.slowMs ?? DEFAULT_REDIS_SLOW_MS);
     for (const client of [commands, subscriber]) {
@@ -96,28 +95,22 @@ export class SharedRedis {
 
   /** Connects both clients; throws naming REDIS_URL when Redis does not answer in time. */
   static async connect(settings: RedisSettings): Promise<SharedRedis> {
-    const make = () =>
-      new Redis(settings.url, {
-        lazyConnect: true,
-        keyPrefix: settings.keyPrefix,
-        connectTimeout: CONNECT_TIMEOUT_MS,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        socketTimeout: SILENT_REDIS_MS,
-        retryStrategy: (times) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
-      });
-    const commands = make();
-    const subscriber = make();
+    const commands = makeClient(settings);
+    let subscriber: RedisClient | null = null;
+    let sharded = false;
     try {
-      await Promise.all([commands.connect(), subscriber.connect()]);
+      await commands.connect();
       await commands.ping();
+      sharded = settings.cluster === true && (await offersShardedPubSub(commands));
+      subscriber = makeClient(settings, sharded);
+      await subscriber.connect();
     } catch (error) {
       commands.disconnect();
-      subscriber.disconnect();
+      subscriber?.disconnect();
       const code = (error as { code?: string }).code ?? (error as Error).message;
       throw new RedisUnavailableError(`REDIS_URL: Redis at ${settings.label} does not answer (${code})`);
     }
-    const redis = new SharedRedis(commands, subscriber, settings);
+    const redis = new SharedRedis(commands, subscriber, settings, sharded);
     redis.startPresence();
     return redis;
   }
@@ -145,6 +138,45 @@ export class SharedRedis {
   /** A channel's full name (pub/sub takes no key prefix of its own). */
   channel(name: string): string {
     return `${this.settings.keyPrefix}${name}`;
+  }
+
+  /** The name ioredis takes for a sharded channel: it prefixes a shard channel as it does a key. */
+  private shardName(channel: string): string {
+    return channel.slice(this.settings.keyPrefix.length);
+  }
+
+  /** Subscribes the pub/sub connection to these channels (full names, as channel() gives). */
+  async subscribe(...channels: string[]): Promise<void> {
+    if (!this.sharded) {
+      await this.subscriber.subscribe(...channels);
+      return;
+    }
+    // One at a time: each channel is on its own slot.
+    await Promise.all(channels.map((channel) => this.subscriber.ssubscribe(this.shardName(channel))));
+  }
+
+  async unsubscribe(channel: string): Promise<void> {
+    if (this.sharded) await this.subscriber.sunsubscribe(this.shardName(channel));
+    else await this.subscriber.unsubscribe(channel);
+  }
+
+  /** `listener` hears each message of the channels subscribed to, by the channel's full name. */
+  onMessage(listener: (channel: string, text: string) => void): void {
+    this.subscriber.on(this.sharded ? 'smessage' : 'message', listener);
+  }
+
+  /** Publishes `text` on `channel` (a full name); rejects when Redis fails. */
+  publish(channel: string, text: string): Promise<unknown> {
+    return this.sharded
+      ? this.commands.spublish(this.shardName(channel), text)
+      : this.commands.publish(channel, text);
+  }
+
+  /** Adds the publishing of `text` on `channel` to a transaction (on the channel's slot, sharded). */
+  publishIn(transaction: ChainableCommander, channel: string, text: string): ChainableCommander {
+    return this.sharded
+      ? transaction.spublish(this.shardName(channel), text)
+      : transaction.publish(channel, text);
   }
 
   /**
@@ -187,4 +219,11 @@ export class SharedRedis {
     this.commands.disconnect();
     this.subscriber.disconnect();
   }
+}
+
+/** Whether the cluster's servers take sharded pub/sub (Redis 7 or later). */
+async function offersShardedPubSub(commands: RedisClient): Promise<boolean> {
+  const info = await commands.info('server');
+  const major = Number(/redis_version:(\d+)/.exec(info)?.[1] ?? 0);
+  return major >= 7;
 }

@@ -1,7 +1,8 @@
 // The upstream budget of each key counted across every process (upstream/keys/budget.ts takes
 // permits from here in slices). Per key hash, two Redis hashes of counts: by second
-// (`budget:<hash>:s`, the minute's window) and by minute (`budget:<hash>:m`, the hour's). A slice
-// is granted only as far as both windows have room, counting the slot a window starts in whole and
+// (`{budget}:<hash>:s`, the minute's window) and by minute (`{budget}:<hash>:m`, the hour's).
+// Every budget key carries the hash tag `{budget}`: TAKE drops other keys' counts, so all of them
+// must be on one slot of a cluster. A slice is granted only as far as both windows have room, counting the slot a window starts in whole and
 // the seconds of a slice's lifetime more (a permit is spent up to a slice's lifetime after it is
 // asked for), so the count Redis holds is never below what PostHog sees. The slots are read from
 // Redis's own clock (TIME) in the one script that checks and adds: every process counts by the
@@ -9,7 +10,7 @@
 // 429's pause is published on `pause`.
 //
 // Keys counted at once are bounded as in each process (key-budget.ts's MAX_KEYS), for the fleet:
-// `budget-keys` (a sorted set: key → the second of its last slice) holds each counted key, and
+// `{budget}:keys` (a sorted set: key → the second of its last slice) holds each counted key, and
 // past MAX_COUNTED_KEYS the one whose last slice is oldest loses its counts. Anyone can invent
 // keys (each a 401 upstream, but counted before it is sent): without the bound, each would leave
 // its hashes in Redis until they expire. A real key pushed out counts from zero again (its
@@ -101,9 +102,9 @@ local m = counted(KEYS[1], second - 61 - tonumber(ARGV[1]))
 local h = counted(KEYS[2], math.floor(second / 60) - 61)
 return {m[1], m[2], h[1], h[2], second}`;
 
-const keysOf = (key: KeyHash) => [`budget:${key}:s`, `budget:${key}:m`];
+const keysOf = (key: KeyHash) => [`{budget}:${key}:s`, `{budget}:${key}:m`];
 /** The keys counted in Redis, by the second of their last slice. */
-export const BUDGET_KEYS = 'budget-keys';
+export const BUDGET_KEYS = '{budget}:keys';
 /** At most this many of them: key-budget.ts's MAX_KEYS, a process's bound. */
 export const MAX_COUNTED_KEYS = 10_000;
 const slotsOf = (at: number) => [Math.floor(at / 1000), Math.floor(at / 60_000)];
@@ -186,7 +187,7 @@ export class SharedBudget implements SliceSource {
   }
 
   pause(key: KeyHash, untilMs: number): void {
-    this.redis.commands
+    this.redis
       .publish(this.redis.channel('pause'), JSON.stringify({ from: this.redis.processId, key, untilMs }))
       .catch(() => undefined);
   }
@@ -194,7 +195,7 @@ export class SharedBudget implements SliceSource {
   /** Pauses published by other processes reach `budget`. */
   async listen(budget: KeyBudget): Promise<void> {
     const channel = this.redis.channel('pause');
-    this.redis.subscriber.on('message', (from: string, text: string) => {
+    this.redis.onMessage((from, text) => {
       if (from !== channel) return;
       try {
         const {
@@ -208,6 +209,6 @@ export class SharedBudget implements SliceSource {
         // not ours
       }
     });
-    await this.redis.subscriber.subscribe(channel);
+    await this.redis.subscribe(channel);
   }
 }

@@ -1,17 +1,19 @@
 // One activity poller per (key hash, project, filters) across every process sharing a Redis. Each
 // process with subscribers of a poller keeps a FeedPoller (live/activity/poller.ts: the activity feed's, or the destination health feed's), but only
 // the one holding the poller's lease reads the upstream:
-// - the lease (`lease:<poller>`) is taken or renewed at each poll (and during a long one) and
+// - the lease (`lease:{<poller>}`) is taken or renewed at each poll (and during a long one) and
 //   lapses after leaseMs (three polls, at least MIN_LEASE_MS); a holder that dies stops renewing, and another process with
 //   subscribers takes it over at its next poll after that (so within leaseMs + one interval);
-// - what a poll found goes out on the poller's channel (`activity:<poller>`) as one message,
+// - what a poll found goes out on the poller's channel (`activity:{<poller>}`) as one message,
 //   numbered, with the position it leaves the poller at, in the same MULTI as the position is
-//   stored (`position:<poller>`): either both happen or neither, so a holder that dies between
+//   stored (`position:{<poller>}`): either both happen or neither, so a holder that dies between
 //   two polls loses nothing and the next one repeats nothing;
 // - every process (the holder too) hands a message's events to its own subscribers, in order,
 //   each message once (by its number), and keeps its position: a process that takes over goes
 //   on from the newest position it knows, from Redis or from the messages it has read.
-// A poller's id is a hash of the key's hash and the arguments: no key is kept or sent. Positions
+// A poller's id is a hash of the key's hash and the arguments: no key is kept or sent. It is the
+// hash tag of its keys and channel, so that a cluster keeps them on one slot (a sharded channel
+// published in the position's MULTI must be on the position's slot). Positions
 // are kept POSITION_TTL_S after the last poll.
 import { createHash } from 'node:crypto';
 import type { KeyHash } from '../core/caller-key.ts';
@@ -106,7 +108,7 @@ class RedisPollerLink implements PollerLink {
         (await this.redis.commands.eval(
           HOLD,
           1,
-          `lease:${this.id}`,
+          `lease:{${this.id}}`,
           this.redis.processId,
           Math.max(leaseMs, MIN_LEASE_MS),
         )) === 1
@@ -121,7 +123,7 @@ class RedisPollerLink implements PollerLink {
    * Redis fails (it cannot say).
    */
   async kept(): Promise<KeptPosition | null> {
-    const text = await this.redis.commands.get(`position:${this.id}`);
+    const text = await this.redis.commands.get(`position:{${this.id}}`);
     try {
       const kept = text ? (JSON.parse(text) as KeptPosition) : null;
       return kept && Number.isInteger(kept.seq) && Array.isArray(kept.position?.seen) ? kept : null;
@@ -133,11 +135,10 @@ class RedisPollerLink implements PollerLink {
   /** Stores the position and publishes the message, both or neither; throws when Redis fails. */
   async publish(message: PollerMessage): Promise<void> {
     const kept: KeptPosition = { seq: message.seq, position: message.position };
-    const results = await this.redis.commands
+    const transaction = this.redis.commands
       .multi()
-      .set(`position:${this.id}`, JSON.stringify(kept), 'EX', POSITION_TTL_S)
-      .publish(this.channel, JSON.stringify(message))
-      .exec();
+      .set(`position:{${this.id}}`, JSON.stringify(kept), 'EX', POSITION_TTL_S);
+    const results = await this.redis.publishIn(transaction, this.channel, JSON.stringify(message)).exec();
     const failed = results?.find(([error]) => error);
     if (!results || failed) throw failed?.[0] ?? new Error('Redis did not run the transaction');
   }
@@ -145,7 +146,7 @@ class RedisPollerLink implements PollerLink {
   /** The last subscriber here left: the lease goes (if held here) and the channel is left. */
   async close(): Promise<void> {
     await this.redis.commands
-      .eval(RELEASE, 1, `lease:${this.id}`, this.redis.processId)
+      .eval(RELEASE, 1, `lease:{${this.id}}`, this.redis.processId)
       .catch(() => undefined);
     await this.onClose();
   }
@@ -158,9 +159,9 @@ export class SharedPolling implements PollingShare {
     // Back after a loss: ioredis subscribes again to what it had; this adds what failed meanwhile.
     redis.subscriber.on('ready', () => {
       const channels = [...this.handlers.keys()];
-      if (channels.length > 0) redis.subscriber.subscribe(...channels).catch(() => undefined);
+      if (channels.length > 0) redis.subscribe(...channels).catch(() => undefined);
     });
-    redis.subscriber.on('message', (channel: string, text: string) => {
+    redis.onMessage((channel, text) => {
       const handler = this.handlers.get(channel);
       if (!handler) return;
       try {
@@ -174,15 +175,15 @@ export class SharedPolling implements PollingShare {
   /** The link of the poller of `key` with `args`; its messages go to `onMessage` from now on. */
   async link(key: KeyHash, args: unknown, onMessage: (message: PollerMessage) => void): Promise<PollerLink> {
     const id = pollerId(key, args);
-    const channel = this.redis.channel(`activity:${id}`);
+    const channel = this.redis.channel(`activity:{${id}}`);
     this.handlers.set(channel, onMessage);
     // Redis lost: subscribed again when it is back (the 'ready' listener).
-    await this.redis.subscriber.subscribe(channel).catch(() => undefined);
+    await this.redis.subscribe(channel).catch(() => undefined);
     return new RedisPollerLink(this.redis, id, channel, async () => {
       // A poller of the same id made since (a subscriber came back) keeps the channel.
       if (this.handlers.get(channel) !== onMessage) return;
       this.handlers.delete(channel);
-      await this.redis.subscriber.unsubscribe(channel).catch(() => undefined);
+      await this.redis.unsubscribe(channel).catch(() => undefined);
     });
   }
 }

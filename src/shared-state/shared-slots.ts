@@ -1,17 +1,19 @@
 // MAX_SUBSCRIPTIONS_PER_KEY counted across every process through Redis: a key's open
-// subscriptions and live queries are the members of one sorted set (`slots:<key hash>`), each
+// subscriptions and live queries are the members of one sorted set (`{slots}:<key hash>`), each
 // scored with when it lapses. Its process renews the slots it holds every RENEW_MS; a process
 // that dies stops renewing, and its slots lapse within SLOT_TTL_MS. A slot is reserved atomically
 // (no two processes can both take the last one) before its stream starts; one whose stream never
 // starts is never renewed and lapses the same way. Bounded: a key's set holds at most
-// MAX_SUBSCRIPTIONS_PER_KEY members, and a process holds at most
-// MAX_SUBSCRIPTIONS of them.
+// MAX_SUBSCRIPTIONS_PER_KEY members, and a process holds at most MAX_SUBSCRIPTIONS of them. Every
+// set carries the hash tag `{slots}`: the renewal's pipeline touches them all, and a cluster takes
+// a pipeline's keys on one slot only.
 import { randomUUID } from 'node:crypto';
 import type { KeyHash } from '../core/caller-key.ts';
 import type { SlotCounter } from '../live/subscription-slots.ts';
 import type { SharedRedis } from './redis.ts';
 
 export const SLOT_TTL_MS = 15_000;
+const slotsKey = (key: KeyHash) => `{slots}:${key}`;
 const RENEW_MS = 5_000;
 /** Slots renewed by one ZADD. */
 const RENEW_BATCH = 1_000;
@@ -49,7 +51,7 @@ export class SharedSlots implements SlotCounter {
       const taken = await this.redis.commands.eval(
         RESERVE,
         1,
-        `slots:${key}`,
+        slotsKey(key),
         now,
         now + SLOT_TTL_MS,
         member,
@@ -69,7 +71,7 @@ export class SharedSlots implements SlotCounter {
 
   release(key: KeyHash, member: string): void {
     this.held.delete(member);
-    this.redis.commands.zrem(`slots:${key}`, member).catch(() => undefined);
+    this.redis.commands.zrem(slotsKey(key), member).catch(() => undefined);
   }
 
   private async renew(): Promise<void> {
@@ -85,8 +87,8 @@ export class SharedSlots implements SlotCounter {
     const batch = this.redis.commands.pipeline();
     for (const [key, pairs] of byKey) {
       for (let at = 0; at < pairs.length; at += RENEW_BATCH * 2)
-        batch.zadd(`slots:${key}`, ...pairs.slice(at, at + RENEW_BATCH * 2));
-      batch.pexpire(`slots:${key}`, SLOT_TTL_MS * 2);
+        batch.zadd(slotsKey(key), ...pairs.slice(at, at + RENEW_BATCH * 2));
+      batch.pexpire(slotsKey(key), SLOT_TTL_MS * 2);
     }
     await batch.exec().catch(() => undefined);
   }

@@ -1,10 +1,11 @@
 // What PostHog said of each key (upstream/keys/standing.ts) shared by every process through Redis.
-// Accepted: `standing:accepted:<key hash>`, a string with KEY_ACCEPTED_TTL_MS as its TTL, written
+// Accepted: `{standing}:accepted:<key hash>`, a string with KEY_ACCEPTED_TTL_MS as its TTL, written
 // when a process's acceptance of the key is new or half spent. Refused: the sorted set
-// `standing:refused`, each key hash scored with when its refusal lapses; lapsed ones are dropped
+// `{standing}:refused`, each key hash scored with when its refusal lapses; lapsed ones are dropped
 // at each refusal, and past MAX_REFUSED_KEYS the ones lapsing soonest go, so keys nobody issued
 // cannot grow it without bound; the set lives KEY_REFUSED_TTL_MS past the last refusal. A refusal
-// ends the key's acceptance, and an acceptance its refusal.
+// ends the key's acceptance, and an acceptance its refusal. Both carry the hash tag `{standing}`:
+// a refusal's script and an acceptance's MULTI touch both, on one slot of a cluster.
 //
 // Each process keeps its own memory too, and answers from it alone for a key it saw accepted
 // (a real key's calls never wait on Redis). For any other key it asks Redis once per request, for
@@ -19,8 +20,8 @@ export const MAX_REFUSED_KEYS = 10_000;
 /** How long a call waits for Redis to say what it knows of its key. */
 export const STANDING_WAIT_MS = 250;
 /** The sorted set of refused key hashes, scored by when each refusal lapses. */
-export const REFUSED_KEYS = 'standing:refused';
-const acceptedKey = (hash: KeyHash) => `standing:accepted:${hash}`;
+export const REFUSED_KEYS = '{standing}:refused';
+const acceptedKey = (hash: KeyHash) => `{standing}:accepted:${hash}`;
 
 /** KEYS: the refused set, the key's acceptance. ARGV: hash, now, lapses at, max keys, set TTL. */
 const REFUSE = `

@@ -32,7 +32,7 @@ const isResource = (value: unknown): value is Resource =>
 
 export async function relayWakesThroughRedis(bus: WakeBus, redis: SharedRedis): Promise<void> {
   const channel = redis.channel('wake');
-  redis.subscriber.on('message', (from: string, text: string) => {
+  redis.onMessage((from, text) => {
     if (from !== channel) return;
     let message: WakeMessage;
     try {
@@ -44,12 +44,12 @@ export async function relayWakesThroughRedis(bus: WakeBus, redis: SharedRedis): 
       return;
     bus.deliver(message.key, message.written);
   });
-  await redis.subscriber.subscribe(channel);
+  await redis.subscribe(channel);
   bus.relayThrough({
     publish(key, written) {
       const message: WakeMessage = { from: redis.processId, key, written };
       // Redis lost: the other processes see the change at their next poll.
-      redis.commands.publish(channel, JSON.stringify(message)).catch(() => undefined);
+      redis.publish(channel, JSON.stringify(message)).catch(() => undefined);
     },
   });
 }

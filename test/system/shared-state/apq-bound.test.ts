@@ -56,14 +56,14 @@ describe('the shared APQ store under a flood of texts from callers without a key
     const keys: string[] = [];
     let cursor = '0';
     do {
-      const [next, found] = await client.scan(cursor, 'MATCH', 'gateway:apq:*', 'COUNT', 1000);
+      const [next, found] = await client.scan(cursor, 'MATCH', 'gateway:{apq}:text:*', 'COUNT', 1000);
       keys.push(...found);
       cursor = next;
     } while (cursor !== '0');
     let bytes = 0;
     for (const key of keys) bytes += await client.strlen(key);
-    const counted = Number((await client.get('gateway:apq-bytes')) ?? 0);
-    return { texts: keys.length, bytes, counted, indexed: await client.zcard('gateway:apq-index') };
+    const counted = Number((await client.get('gateway:{apq}:bytes')) ?? 0);
+    return { texts: keys.length, bytes, counted, indexed: await client.zcard('gateway:{apq}:index') };
   }
   let sentinels = 0;
   /**
@@ -74,12 +74,12 @@ describe('the shared APQ store under a flood of texts from callers without a key
     for (const url of [h.url, other.url]) {
       const sentinel = `# sentinel ${sentinels++}\n{ __typename }`;
       await register(url, sentinel);
-      const key = `gateway:apq:${sha256(sentinel)}`;
+      const key = `gateway:{apq}:text:${sha256(sentinel)}`;
       await until(
-        async () => (await client.zscore('gateway:apq-index', key)) !== null,
+        async () => (await client.zscore('gateway:{apq}:index', key)) !== null,
         'the sentinel in the APQ index',
       );
-      expect(await client.zscore('gateway:apq-index', key)).not.toBeNull();
+      expect(await client.zscore('gateway:{apq}:index', key)).not.toBeNull();
     }
   }
   const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]);
@@ -126,7 +126,7 @@ describe('the shared APQ store under a flood of texts from callers without a key
     expect((await byHash(other.url, newest)).data).toEqual({ __typename: 'Query' });
     expect((await byHash(h.url, padded(98, 400_000))).data).toEqual({ __typename: 'Query' });
     // The oldest went first.
-    expect(await client.exists(`gateway:apq:${sha256(padded(0, 400_000))}`)).toBe(0);
+    expect(await client.exists(`gateway:{apq}:text:${sha256(padded(0, 400_000))}`)).toBe(0);
   }, 60_000);
 
   it('a 1 MB comment around { __typename } runs, and is never stored (over the per-text limit)', async () => {
@@ -141,7 +141,7 @@ describe('the shared APQ store under a flood of texts from callers without a key
     expect(after.texts).toBeLessThanOrEqual(before.texts + 2);
     expect(after.bytes).toBeLessThanOrEqual(before.bytes + 100);
     for (let i = 0; i < 20; i++)
-      expect(await client.exists(`gateway:apq:${sha256(padded(1_000 + i, 1_000_000))}`)).toBe(0);
+      expect(await client.exists(`gateway:{apq}:text:${sha256(padded(1_000 + i, 1_000_000))}`)).toBe(0);
     expect((await byHash(other.url, padded(1_000, 1_000_000))).errors?.[0]?.extensions.code).toBe(
       'PERSISTED_QUERY_NOT_FOUND',
     );
@@ -156,9 +156,9 @@ describe('the shared APQ store under a flood of texts from callers without a key
     expect(after.bytes).toBeLessThan(MiB);
     expect((await byHash(other.url, '# small 1099\n{ __typename }')).data).toEqual({ __typename: 'Query' });
     // Every text has a TTL, and so have the index, the sizes and the tally.
-    for (const key of ['gateway:apq-index', 'gateway:apq-sizes', 'gateway:apq-bytes'])
+    for (const key of ['gateway:{apq}:index', 'gateway:{apq}:sizes', 'gateway:{apq}:bytes'])
       expect(await client.ttl(key), key).toBeGreaterThan(0);
-    const sizes = await client.hvals('gateway:apq-sizes');
+    const sizes = await client.hvals('gateway:{apq}:sizes');
     expect(sizes).toHaveLength(APQ_LIMITS.maxEntries);
     expect(sizes.reduce((sum, size) => sum + Number(size), 0)).toBe(after.counted);
   }, 60_000);

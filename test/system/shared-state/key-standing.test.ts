@@ -59,7 +59,7 @@ describe('the standing of keys across two gateway processes sharing one Redis', 
     expect(first.errors).toHaveLength(48);
     expect(callsOf(key)).toHaveLength(1);
     // The refusal is in Redis, with a TTL, under the key's hash (never the key).
-    const refused = 'gateway:standing:refused';
+    const refused = 'gateway:{standing}:refused';
     await until(
       async () => (await client.zscore(refused, hashKey(`Bearer ${key}`))) !== null,
       'the refusal in Redis',
@@ -76,7 +76,7 @@ describe('the standing of keys across two gateway processes sharing one Redis', 
 
   it('a key accepted on one process is remembered in Redis for the others, with a TTL', async () => {
     expect((await gql(a, ONE_PROJECT, {}, 'phx_legacy')).errors).toBeUndefined();
-    const accepted = `gateway:standing:accepted:${hashKey('Bearer phx_legacy')}`;
+    const accepted = `gateway:{standing}:accepted:${hashKey('Bearer phx_legacy')}`;
     await until(async () => (await client.pttl(accepted)) >= 0, 'the acceptance in Redis');
     const ttl = await client.pttl(accepted);
     expect(ttl).toBeGreaterThan(0);

@@ -118,7 +118,7 @@ describe('three gateway processes sharing one Redis', () => {
     const open = [a, b, c].map((g) => subscribe(asHarness(g), 'ws', 'phx_read', ACTIVITY));
     // Each holds its slot in Redis once its stream has started.
     const slots = new Redis(redis.url);
-    const held = () => slots.zcard(`gateway:slots:${hashKey('Bearer phx_read')}`);
+    const held = () => slots.zcard(`gateway:{slots}:${hashKey('Bearer phx_read')}`);
     await until(async () => (await held()) >= 3, '(await held()) >= 3');
     expect(await held()).toBe(3);
     slots.disconnect();

@@ -42,7 +42,7 @@ it(`renews ${HELD} slots of one key at once, and lets them go`, { timeout: 30_00
     members.push(member as string);
   }
   expect(await slots.reserve(KEY)).toBe(false);
-  const set = `slots-test:slots:${KEY}`;
+  const set = `slots-test:{slots}:${KEY}`;
   const scores = async () =>
     (await reader.zrange(set, '0', '-1', 'WITHSCORES')).filter((_, i) => i % 2 === 1).map(Number);
   const first = Math.max(...(await scores()));
