@@ -1,17 +1,14 @@
-// The activity feed over WebSocket with graphql-ws on Node 20: Node 20 has no WebSocket of its own,
-// so the `ws` package is given as webSocketImpl (a browser needs neither line), and the key goes in
-// the connection's init payload, since a WebSocket carries no headers. docs/clients.md;
-// test/system/examples/subscriptions.test.ts runs it. For a feed that resumes after a lost connection,
+// The activity feed over WebSocket with graphql-ws, on Node's own WebSocket (Node 22 and later, as
+// in a browser), the key in the connection's init payload, since a WebSocket carries no headers.
+// docs/clients.md; test/system/examples/subscriptions.test.ts runs it. For a feed that resumes after a lost connection,
 // see examples/activity-feed-ws.ts.
 //   GATEWAY_URL=ws://localhost:4000/graphql POSTHOG_KEY=phx_… node --import tsx examples/subscribe-ws.ts 1
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
 
 export async function printActivity(url: string, key: string, projectId: string, events = Infinity) {
   const client = createClient({
     url,
-    webSocketImpl: WebSocket,
     connectionParams: { Authorization: `Bearer ${key}` },
   });
   const feed = client.iterate({

@@ -1,6 +1,6 @@
 // The two subscription clients frontends use, pointed at a harness: graphql-sse (distinct
-// connections mode, as yoga serves it) and graphql-ws (over the `ws` package: Node 20 has no
-// WebSocket of its own). Each gives an async iterator of execution results.
+// connections mode, as yoga serves it) and graphql-ws (over the `ws` package, as a Node service
+// may use it). Each gives an async iterator of execution results.
 import { type ClientRequest, request } from 'node:http';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';

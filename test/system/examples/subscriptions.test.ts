@@ -1,6 +1,6 @@
 // examples/subscribe-ws.ts and examples/subscribe-sse.ts, run two ways against a gateway: as a
 // user runs them (node --import tsx examples/….ts 1, the gateway's URL and key in the environment:
-// graphql-ws on Node 20 with `ws` as its WebSocket), and their printActivity in this process,
+// graphql-ws on Node's own WebSocket), and their printActivity in this process,
 // which ends the subscription after the events asked for. Each shows an entry of a write made
 // through the gateway meanwhile.
 import { type ChildProcess, spawn } from 'node:child_process';
