@@ -15,4 +15,9 @@ export interface PollerFeed<Item> {
   resume(position: FeedPosition): void;
   /** `stale()`: whether a kept answer stood in for one the upstream failed (kept-answers.ts). */
   read(loaders: Loaders, stale: () => boolean): Promise<{ fresh: Item[]; leftOut: boolean; more?: boolean }>;
+  /**
+   * The items of messages a process did not hear, read again from the position before them to
+   * `to`, the position after a later message (whose items are `then`, left out).
+   */
+  missed(from: FeedPosition, to: FeedPosition, then: Item[], loaders: Loaders): Promise<Item[]>;
 }
