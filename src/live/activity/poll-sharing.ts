@@ -24,7 +24,7 @@ const OWN_MESSAGE_RETURN_MS = 1_000;
 
 export type Share = (receive: (message: PollerMessage) => void) => Promise<PollerLink>;
 /** What the messages between two positions carried, read again; `then` the later message's items. */
-export type ReadMissed<Item> = (from: FeedPosition, to: FeedPosition, then: Item[]) => Promise<Item[]>;
+export type ReadMissed<I> = (from: FeedPosition, to: FeedPosition, then: I[]) => Promise<PollerEvent<I>[]>;
 
 interface Unheard {
   message: PollerMessage;
@@ -225,8 +225,7 @@ export class PollSharing<Item> {
   private async mend(from: FeedPosition, message: PollerMessage): Promise<void> {
     const then = message.events.flatMap((event) => (event.kind === 'entry' ? [event.entry as Item] : []));
     // Read or not, the message is next (a read that failed is reported to the subscribers).
-    const events = await this.readMissed(from, message.position, then).then(
-      (items) => items.map((entry): PollerEvent<Item> => ({ kind: 'entry', entry })),
+    const events = await this.readMissed(from, message.position, then).catch(
       (error: GraphQLError): PollerEvent<Item>[] => [{ kind: 'error', error }],
     );
     this.deliveredSeq = Math.max(this.deliveredSeq, message.seq - 1);

@@ -10,7 +10,7 @@ import { destinationHealth } from '../../loaders/destination-health.ts';
 import type { DestinationKind, DestinationRecord } from '../../loaders/destinations.ts';
 import type { Loaders } from '../../loaders/index.ts';
 import type { FeedPosition } from '../../shared-state/shared-polling.ts';
-import type { PollerFeed } from '../activity/poller.ts';
+import type { PollerEvent, PollerFeed } from '../activity/poller.ts';
 
 export interface HealthArgs {
   projectId: string;
@@ -69,7 +69,7 @@ export class HealthFeed implements PollerFeed<HealthChange> {
    * the next message's position holds (the baseline from then on), so what it went through
    * meanwhile is superseded and not reported.
    */
-  async missed(): Promise<HealthChange[]> {
+  async missed(): Promise<PollerEvent<HealthChange>[]> {
     return [];
   }
 
