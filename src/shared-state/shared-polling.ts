@@ -10,7 +10,9 @@
 //   two polls loses nothing and the next one repeats nothing;
 // - every process (the holder too) hands a message's events to its own subscribers, in order,
 //   each message once (by its number), and keeps its position: a process that takes over goes
-//   on from the newest position it knows, from Redis or from the messages it has read.
+//   on from the newest position it knows, from Redis or from the messages it has read; one that
+//   hears a number skipped reads again what it missed (live/activity/poll-sharing.ts), and one
+//   that links starts from the position kept when it did (read before it listens).
 // A poller's id is a hash of the key's hash and the arguments: no key is kept or sent. It is the
 // hash tag of its keys and channel, so that a cluster keeps them on one slot (a sharded channel
 // published in the position's MULTI must be on the position's slot). Positions
