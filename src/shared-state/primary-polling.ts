@@ -32,6 +32,7 @@ class PrimaryPollerLink implements PollerLink {
   constructor(
     private readonly id: string,
     private readonly onClose: () => boolean,
+    readonly joined: KeptPosition | null | undefined,
   ) {}
 
   async hold(leaseMs: number): Promise<boolean> {
@@ -72,13 +73,16 @@ export class PrimaryPolling implements PollingShare {
 
   async link(key: KeyHash, args: unknown, onMessage: (message: PollerMessage) => void): Promise<PollerLink> {
     const id = pollerId(key, args);
+    // Asked before linking: the primary pushes every message it publishes after the link.
+    const joined = await askPrimary(TOPIC, { op: 'kept', id } satisfies Question, ANSWER_MS);
     this.handlers.set(id, onMessage);
     notePrimary(TOPIC, { op: 'link', id } satisfies Note);
-    return new PrimaryPollerLink(id, () => {
+    const unlinked = () => {
       if (this.handlers.get(id) !== onMessage) return false;
       this.handlers.delete(id);
       return true;
-    });
+    };
+    return new PrimaryPollerLink(id, unlinked, joined as KeptPosition | null | undefined);
   }
 }
 

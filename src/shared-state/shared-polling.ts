@@ -10,7 +10,9 @@
 //   two polls loses nothing and the next one repeats nothing;
 // - every process (the holder too) hands a message's events to its own subscribers, in order,
 //   each message once (by its number), and keeps its position: a process that takes over goes
-//   on from the newest position it knows, from Redis or from the messages it has read.
+//   on from the newest position it knows, from Redis or from the messages it has read; one that
+//   hears a number skipped reads again what it missed (live/activity/poll-sharing.ts), and one
+//   that links starts from the position kept when it did (read before it listens).
 // A poller's id is a hash of the key's hash and the arguments: no key is kept or sent. It is the
 // hash tag of its keys and channel, so that a cluster keeps them on one slot (a sharded channel
 // published in the position's MULTI must be on the position's slot). Positions
@@ -70,6 +72,12 @@ return 1`;
 
 /** One poller's lease, position and messages, wherever the processes share them. */
 export interface PollerLink {
+  /**
+   * The position kept when this process linked, read before it listened: the messages after it
+   * are this process's to deliver (a number skipped is read again: poll-sharing.ts). Null: none
+   * kept (a new poller); undefined: it could not be said.
+   */
+  readonly joined: KeptPosition | null | undefined;
   /** Takes or renews the lease; false when another process holds it or nobody can say. */
   hold(leaseMs: number): Promise<boolean>;
   /** The position stored with the last message, or null; throws when that cannot be said. */
@@ -91,6 +99,16 @@ export const pollerId = (key: KeyHash, args: unknown): string =>
     .update(`${key}\n${JSON.stringify(args)}`)
     .digest('hex');
 
+/** A kept position as Redis holds it (JSON), if it reads. */
+function keptOf(text: string | null): KeptPosition | null {
+  try {
+    const kept = text ? (JSON.parse(text) as KeptPosition) : null;
+    return kept && Number.isInteger(kept.seq) && Array.isArray(kept.position?.seen) ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
 /** One poller's lease, position and channel. */
 class RedisPollerLink implements PollerLink {
   constructor(
@@ -98,6 +116,7 @@ class RedisPollerLink implements PollerLink {
     private readonly id: string,
     private readonly channel: string,
     private readonly onClose: () => Promise<void>,
+    readonly joined: KeptPosition | null | undefined,
   ) {}
 
   /** Takes or renews the lease; false when another process holds it or Redis cannot say. */
@@ -123,13 +142,7 @@ class RedisPollerLink implements PollerLink {
    * Redis fails (it cannot say).
    */
   async kept(): Promise<KeptPosition | null> {
-    const text = await this.redis.commands.get(`position:{${this.id}}`);
-    try {
-      const kept = text ? (JSON.parse(text) as KeptPosition) : null;
-      return kept && Number.isInteger(kept.seq) && Array.isArray(kept.position?.seen) ? kept : null;
-    } catch {
-      return null;
-    }
+    return keptOf(await this.redis.commands.get(`position:{${this.id}}`));
   }
 
   /** Stores the position and publishes the message, both or neither; throws when Redis fails. */
@@ -176,14 +189,20 @@ export class SharedPolling implements PollingShare {
   async link(key: KeyHash, args: unknown, onMessage: (message: PollerMessage) => void): Promise<PollerLink> {
     const id = pollerId(key, args);
     const channel = this.redis.channel(`activity:{${id}}`);
+    // Read before listening: a message published before the subscription took is then one
+    // this process sees skipped, and reads again.
+    const joined = this.redis.healthy
+      ? await this.redis.commands.get(`position:{${id}}`).then(keptOf, () => undefined)
+      : undefined;
     this.handlers.set(channel, onMessage);
     // Redis lost: subscribed again when it is back (the 'ready' listener).
     await this.redis.subscribe(channel).catch(() => undefined);
-    return new RedisPollerLink(this.redis, id, channel, async () => {
+    const close = async () => {
       // A poller of the same id made since (a subscriber came back) keeps the channel.
       if (this.handlers.get(channel) !== onMessage) return;
       this.handlers.delete(channel);
       await this.redis.unsubscribe(channel).catch(() => undefined);
-    });
+    };
+    return new RedisPollerLink(this.redis, id, channel, close, joined);
   }
 }

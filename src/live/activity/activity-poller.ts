@@ -1,6 +1,7 @@
 // The activity log's poller: the feed poller (poller.ts) reading the log's news page by page
 // (news.ts), each entry it finds a change PostHog logged.
 import type { ActivityEntryRecord } from '../../upstream/posthog/records.ts';
+import { readMissed } from './missed.ts';
 import { ActivityNews, type NewsPosition } from './news.ts';
 import { type ActivityArgs, FeedPoller, type FeedPollerOptions } from './poller.ts';
 
@@ -22,6 +23,10 @@ export class ActivityPoller extends FeedPoller<ActivityEntryRecord> {
         resume: (position) => news.resume(position as NewsPosition),
         read: (loaders) =>
           news.read((cursor, follow) =>
+            loaders.activity.page({ projectId: args.projectId, cursor, filters, follow }),
+          ),
+        missed: (from, to, then, loaders) =>
+          readMissed(from as NewsPosition, to.seen, then, (cursor, follow) =>
             loaders.activity.page({ projectId: args.projectId, cursor, filters, follow }),
           ),
       },

@@ -2,26 +2,18 @@
 // (shared-state/shared-polling.ts says how the lease, the position and the channel work):
 // whether this process may poll now, its findings published as one numbered message with the
 // position after them, and every message of the poller (its own too) handed to this process's
-// subscribers once, in order.
-import { GraphQLError } from 'graphql';
+// subscribers once, in order. Messages skipped (not heard here: a failover, a silent connection,
+// or before this process listened) are read again from the last position handed over to the next
+// message's (the feed's `missed`), and handed over before it.
+import type { GraphQLError } from 'graphql';
 import type {
   FeedPosition,
   KeptPosition,
   PollerLink,
   PollerMessage,
-  WireEvent,
 } from '../../shared-state/shared-polling.ts';
 import type { PollerEvent, PollerFeed } from './poller.ts';
-
-const toWire = <Item>(event: PollerEvent<Item>): WireEvent =>
-  event.kind === 'entry'
-    ? event
-    : { kind: event.kind, message: event.error.message, extensions: { ...event.error.extensions } };
-// An item crosses Redis as its JSON, and is taken back as the feed's (the same code wrote it).
-const fromWire = <Item>(event: WireEvent): PollerEvent<Item> =>
-  event.kind === 'entry'
-    ? { kind: 'entry', entry: event.entry as Item }
-    : { kind: event.kind, error: new GraphQLError(event.message, { extensions: event.extensions }) };
+import { fromWire, toWire } from './poller-wire.ts';
 
 /**
  * How long this process's own message may take to come back through Redis (a millisecond or so
@@ -31,6 +23,8 @@ const fromWire = <Item>(event: WireEvent): PollerEvent<Item> =>
 const OWN_MESSAGE_RETURN_MS = 1_000;
 
 export type Share = (receive: (message: PollerMessage) => void) => Promise<PollerLink>;
+/** What the messages between two positions carried, read again; `then` the later message's items. */
+export type ReadMissed<I> = (from: FeedPosition, to: FeedPosition, then: I[]) => Promise<PollerEvent<I>[]>;
 
 interface Unheard {
   message: PollerMessage;
@@ -41,9 +35,14 @@ interface Unheard {
 export class PollSharing<Item> {
   private readonly link: Promise<PollerLink>;
   private holding = false;
-  /** The newest message known (published or received), and the newest handed to subscribers. */
+  /** The newest message known (published or received), and the newest handed over here. */
   private seq = 0;
   private deliveredSeq = 0;
+  /** The position the last message handed over left (or this process joined at); null: none. */
+  private deliveredPosition: FeedPosition | null = null;
+  /** Messages to hand over, in the order heard, waiting while a gap is read again (or the join). */
+  private readonly waiting: PollerMessage[] = [];
+  private mending = true;
   /** Messages of this process's not yet come back, oldest first, and what settles when taken. */
   private readonly unheard = new Map<number, Unheard>();
   /**
@@ -61,8 +60,26 @@ export class PollSharing<Item> {
     private readonly emitAll: (events: PollerEvent<Item>[]) => Promise<unknown>,
     /** Three poll intervals, at least a second. */
     private readonly leaseMs: number,
+    private readonly readMissed: ReadMissed<Item>,
   ) {
     this.link = share((message) => this.receive(message));
+    void this.link.then(
+      (link) => this.join(link.joined),
+      () => this.join(undefined),
+    );
+  }
+
+  /** From the position kept when it linked (none: a new poller, news from now); unknown: the first heard. */
+  private join(joined: KeptPosition | null | undefined): void {
+    if (joined === null) {
+      this.news.start();
+      this.deliveredPosition = this.news.position();
+    } else if (joined) {
+      this.deliveredSeq = joined.seq;
+      this.deliveredPosition = joined.position;
+    }
+    this.mending = false;
+    this.drain();
   }
 
   /** Takes or renews the lease; just taken, the news goes on from the newest position known. */
@@ -140,9 +157,9 @@ export class PollSharing<Item> {
     try {
       await link.publish(message);
     } catch {
-      this.unheard.delete(seq);
       // Come back through the channel already: Redis ran it, whatever its answer said.
-      if (this.deliveredSeq >= seq) return { taken };
+      if (this.deliveredSeq >= seq || this.waiting.some((m) => m.seq === seq)) return { taken };
+      this.unheard.delete(seq);
       // Not run, or run with its answer lost: read again from before it, once the next lease has
       // said which (mayPoll). Published again under this number, a message that did run would be
       // taken everywhere for the one already had, and dropped with whatever was found since.
@@ -182,6 +199,40 @@ export class PollSharing<Item> {
   }
 
   private deliver(message: PollerMessage): void {
+    this.waiting.push(message);
+    if (!this.mending) this.drain();
+  }
+
+  /** Hands over what waits, in order, until a gap: read again, then on. */
+  private drain(): void {
+    while (this.waiting.length > 0) {
+      const message = this.waiting[0]!;
+      const from = this.deliveredPosition;
+      if (from && message.seq > this.deliveredSeq + 1) {
+        this.mending = true;
+        void this.mend(from, message).finally(() => {
+          this.mending = false;
+          this.drain();
+        });
+        return;
+      }
+      this.waiting.shift();
+      this.handOver(message);
+    }
+  }
+
+  /** The entries of the messages not heard before `message`, handed over; then it is next. */
+  private async mend(from: FeedPosition, message: PollerMessage): Promise<void> {
+    const then = message.events.flatMap((event) => (event.kind === 'entry' ? [event.entry as Item] : []));
+    // Read or not, the message is next (a read that failed is reported to the subscribers).
+    const events = await this.readMissed(from, message.position, then).catch(
+      (error: GraphQLError): PollerEvent<Item>[] => [{ kind: 'error', error }],
+    );
+    this.deliveredSeq = Math.max(this.deliveredSeq, message.seq - 1);
+    void this.emitAll(events);
+  }
+
+  private handOver(message: PollerMessage): void {
     const unheard = this.unheard.get(message.seq);
     this.unheard.delete(message.seq);
     clearTimeout(unheard?.lost);
@@ -191,6 +242,7 @@ export class PollSharing<Item> {
       return;
     }
     this.deliveredSeq = message.seq;
+    this.deliveredPosition = message.position;
     if (message.seq > this.seq) {
       // Another process polled: its position is where this one would go on from.
       this.seq = message.seq;

@@ -91,6 +91,7 @@ export class FeedPoller<Item> {
           this.news,
           (events) => (this.stopped ? Promise.resolve() : this.emitAll(events)),
           Math.max(1_000, 3 * options.pollMs),
+          (from, to, then) => this.news.missed(from, to, then, this.callerLoaders().loaders),
         )
       : null;
   }
@@ -236,6 +237,12 @@ export class FeedPoller<Item> {
 
   /** One poll's news, read with this poller's key and deadline. */
   private readNews() {
+    const { loaders, stale } = this.callerLoaders();
+    return this.news.read(loaders, stale);
+  }
+
+  /** Loaders with this poller's key and deadline; `stale`: whether a kept answer stood in. */
+  private callerLoaders() {
     const { client, authorization, pollDeadlineMs } = this.options;
     let stale = false;
     const upstream = client.forCaller({
@@ -247,6 +254,6 @@ export class FeedPoller<Item> {
         stale = true;
       },
     });
-    return this.news.read(createLoaders(upstream), () => stale);
+    return { loaders: createLoaders(upstream), stale: () => stale };
   }
 }

@@ -10,7 +10,7 @@ import { destinationHealth } from '../../loaders/destination-health.ts';
 import type { DestinationKind, DestinationRecord } from '../../loaders/destinations.ts';
 import type { Loaders } from '../../loaders/index.ts';
 import type { FeedPosition } from '../../shared-state/shared-polling.ts';
-import type { PollerFeed } from '../activity/poller.ts';
+import type { PollerEvent, PollerFeed } from '../activity/poller.ts';
 
 export interface HealthArgs {
   projectId: string;
@@ -62,6 +62,15 @@ export class HealthFeed implements PollerFeed<HealthChange> {
     const { states, baselined } = position as HealthPosition;
     this.states = new Map(Object.entries(states ?? {}));
     this.baselined = baselined === true;
+  }
+
+  /**
+   * Changes of messages not heard are not read again: a destination's state is its latest, which
+   * the next message's position holds (the baseline from then on), so what it went through
+   * meanwhile is superseded and not reported.
+   */
+  async missed(): Promise<PollerEvent<HealthChange>[]> {
+    return [];
   }
 
   async read(loaders: Loaders, stale: () => boolean): Promise<{ fresh: HealthChange[]; leftOut: boolean }> {

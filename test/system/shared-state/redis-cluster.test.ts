@@ -2,7 +2,7 @@
 // seed node): the budget of a key counted once across both (its counts on one slot, `{budget}`);
 // one activity poller for the subscribers of both, its messages on a sharded channel (SSUBSCRIBE,
 // Redis 7), each entry delivered to each subscriber once, in order; a 429's pause heard by the
-// other process. A master failing over is tested with Sentinel (redis-sentinel.test.ts).
+// other process. A master failing over to its replica: redis-cluster-failover.test.ts.
 import { Redis } from 'ioredis';
 import { type ReferenceUpstream, startReferenceUpstream } from 'posthog-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 // Two gateway processes whose Redis master is named by three Sentinels (REDIS_SENTINELS,
 // REDIS_SENTINEL_NAME), the master killed mid-subscription: the Sentinels promote its replica, the
-// gateways find it and subscribe there again; the subscription (on one process, its poller's
-// lease holder) gets the entries that came during the failover and after, once each, in order; a
+// gateways find it and subscribe there again; the subscriptions (one on its poller's lease
+// holder, one on the other process, which reads again what it did not hear) get the entries that
+// came during the failover and after, once each, in order; a
 // key paused by a 429's Retry-After before the failover, on both processes through Redis, stays
 // paused on both after it, without an upstream call.
 import { Redis } from 'ioredis';
@@ -41,6 +42,7 @@ describe('a Sentinel-managed master failing over under two gateway processes', (
   let group: SentinelGroup;
   let gateways: GatewayProcess[] = [];
   let stream: Subscription;
+  let onOther: Subscription;
   let next = 0;
   const callsOf = (key: string) => upstream.requests.filter((r) => r.authorization === `Bearer ${key}`);
   const burst = (count: number) =>
@@ -63,6 +65,7 @@ describe('a Sentinel-managed master failing over under two gateway processes', (
 
   afterAll(async () => {
     stream?.dispose();
+    onOther?.dispose();
     await Promise.all(gateways.map((g) => g.stop()));
     await Promise.all([group?.stop(), upstream?.close()]);
   });
@@ -73,8 +76,10 @@ describe('a Sentinel-managed master failing over under two gateway processes', (
     await until(() => upstream.requests.some((r) => r.path === LOG && r.status !== null), 'a poll answered', {
       withinMs: 30_000,
     });
+    onOther = subscribe(asHarness(a), 'sse', 'phx_full', ACTIVITY);
+    await settle(2_000); // it joins the poller B holds
     const before = burst(3);
-    expect(await takeItemIds(stream, 3, 30_000)).toEqual(before);
+    for (const s of [stream, onOther]) expect(await takeItemIds(s, 3, 30_000)).toEqual(before);
 
     // A 429 with Retry-After: 120 on A pauses the key there, and on B through Redis.
     const key = 'phx_plugin_rw';
@@ -122,10 +127,11 @@ describe('a Sentinel-managed master failing over under two gateway processes', (
       promoted.disconnect();
     }
     const after = burst(5);
-    expect(await takeItemIds(stream, 10, 60_000)).toEqual([...during, ...after]);
+    for (const s of [stream, onOther])
+      expect(await takeItemIds(s, 10, 60_000)).toEqual([...during, ...after]);
     // Nothing twice: the next entry is the next one delivered.
     const last = burst(1);
-    expect(await takeItemIds(stream, 1, 30_000)).toEqual(last);
+    for (const s of [stream, onOther]) expect(await takeItemIds(s, 1, 30_000)).toEqual(last);
 
     for (const g of gateways) {
       const paused = await gql(g, key);
