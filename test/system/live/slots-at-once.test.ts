@@ -16,14 +16,22 @@ import { until } from '../../support/wait.ts';
 
 const JOINS = 6;
 const CAP = 3;
-const ACTIVITY = 'subscription { activityAdded(projectId: "1", scope: "FeatureFlag") { itemId } }';
+// Each test hears its own entry alone: an entry a test before it made within the baseline's second
+// would otherwise be news to the next test's first poll.
+const activity = (itemId: string) =>
+  `subscription { activityAdded(projectId: "1", scope: "FeatureFlag", itemId: "${itemId}") { itemId } }`;
 const LOG = '/api/projects/1/activity_log/';
 
 /** What became of one join: refused (its error code), or heard an entry. */
 type Outcome = { refused: string } | { heard: string };
 
 /** Six subscribe messages written to the socket as one chunk; each join's outcome as it comes. */
-async function joinOverOneWsChunk(wsUrl: string, key: string, outcomes: Outcome[]): Promise<() => void> {
+async function joinOverOneWsChunk(
+  wsUrl: string,
+  key: string,
+  query: string,
+  outcomes: Outcome[],
+): Promise<() => void> {
   const socket = new WebSocket(wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });
   await once(socket, 'open');
   socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}` } }));
@@ -39,15 +47,15 @@ async function joinOverOneWsChunk(wsUrl: string, key: string, outcomes: Outcome[
   const tcp = (socket as unknown as { _socket: Socket })._socket;
   tcp.cork();
   for (let id = 1; id <= JOINS; id++)
-    socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query: ACTIVITY } }));
+    socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }));
   tcp.uncork();
   return () => socket.close();
 }
 
 /** Six SSE subscriptions started together. */
-function joinOverSse(url: string, key: string, outcomes: Outcome[]): () => void {
+async function joinOverSse(url: string, key: string, query: string, outcomes: Outcome[]) {
   const streams = Array.from({ length: JOINS }, () =>
-    subscribe({ url, wsUrl: url } as Harness, 'sse', key, ACTIVITY),
+    subscribe({ url, wsUrl: url } as Harness, 'sse', key, query),
   );
   for (const stream of streams) {
     void stream.next().then((step) => {
@@ -102,14 +110,15 @@ describe.each([
     ] as const)('six joins at once over %s: three refused, three hear on', async (transport) => {
       const outcomes: Outcome[] = [];
       const url = transport === 'ws' ? gateway.url.replace('http', 'ws') : gateway.url;
-      const leave = await JOINERS[transport](url, 'phx_full', outcomes);
+      const name = `at-once-${next++}`;
+      const leave = await JOINERS[transport](url, 'phx_full', activity(name), outcomes);
       const refused = () => outcomes.filter((o) => 'refused' in o);
       await until(() => refused().length >= CAP, 'refused().length >= CAP');
       // A poll that has the open streams' baseline, then an entry for them.
       const answered = () => upstream.requests.filter((r) => r.path === LOG && r.status !== null).length;
       const polls = answered();
       await until(() => answered() > polls, 'answered() > polls');
-      const itemId = pushEntry(upstream.store, 'FeatureFlag', `at-once-${next++}`).item_id!;
+      const itemId = pushEntry(upstream.store, 'FeatureFlag', name).item_id!;
       await until(() => outcomes.length >= JOINS, 'outcomes.length >= JOINS');
       leave();
       expect(refused()).toEqual(Array.from({ length: CAP }, () => ({ refused: 'QUERY_TOO_COMPLEX' })));
